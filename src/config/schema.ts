@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'scripted'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+export const ProviderAliasSchema = z
+  .object({
+    type: z.enum(PROVIDER_TYPES),
+    model: z.string().min(1).optional(),
+    base_url: z.string().url().optional(),
+    api_key: z.string().optional(),
+    api_key_env: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** scripted only: path of the JSON script (relative to the config file's directory). */
+    script: z.string().optional(),
+    /** Context window in tokens, for compaction; defaults from the model table. */
+    context_window: z.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((p) => p.type !== 'scripted' || p.script !== undefined, {
+    message: 'a scripted provider needs "script"',
+    path: ['script'],
+  });
+export type ProviderAlias = z.infer<typeof ProviderAliasSchema>;
+
+export const PermissionBlockSchema = z
+  .object({
+    allow: z.array(z.string()).optional(),
+    ask: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+  })
+  .strict();
+export type PermissionBlock = z.infer<typeof PermissionBlockSchema>;
+
+export const McpServerSchema = z.union([
+  z
+    .object({
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url(),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+]);
+export type McpServerConfig = z.infer<typeof McpServerSchema>;
+
+const role = z.string().min(1).nullable().optional();
+const concurrency = z.number().int().min(1).max(32);
+
+export const ConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    providers: z.record(z.string(), ProviderAliasSchema).optional(),
+    provider: z.string().min(1).nullable().optional(),
+    model: z.string().min(1).nullable().optional(),
+    subagent_provider: role,
+    summarization_provider: role,
+    review_provider: role,
+    escalation_provider: role,
+    critic_provider: role,
+    approval_provider: role,
+    /** Profiles in config form; validated by the profile loader, which warns instead of failing. */
+    agents: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    subagent_dispatch_strategy: z.string().optional(),
+    subagent_write_isolation: z.enum(['auto', 'worktree', 'serialize']).optional(),
+    max_subagent_concurrency: concurrency.optional(),
+    max_parallel_writers: concurrency.optional(),
+    subagent_model: z.string().min(1).nullable().optional(),
+    subagent_effort: z.string().min(1).nullable().optional(),
+    subagent_models: z.record(z.string(), z.string()).optional(),
+    subagent_efforts: z.record(z.string(), z.string()).optional(),
+    mission_repo: z.string().nullable().optional(),
+    mcp_servers: z.record(z.string(), McpServerSchema).optional(),
+    permission: PermissionBlockSchema.optional(),
+    sandbox: z.enum(['auto', 'bwrap', 'none']).optional(),
+  })
+  .strict();
+export type Config = z.infer<typeof ConfigSchema>;

@@ -1,0 +1,45 @@
+/** Every built-in tool name (SPEC 5). Profile names may not take one of these (SPEC 3.3). */
+export const BUILTIN_TOOL_NAMES = [
+  'read',
+  'grep',
+  'glob',
+  'find_files',
+  'list_dir',
+  'repo_overview',
+  'webfetch',
+  'websearch',
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'bash',
+  'bash_output',
+  'kill_shell',
+  'task',
+  'task_status',
+  'fleet',
+  'skill',
+  'write_todo_list',
+  'question',
+  'plan_enter',
+  'plan_exit',
+] as const;
+
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+/** Claude Code tool names and the cadre tools they translate to (SPEC 3.2). */
+export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
+  Read: ['read'],
+  Grep: ['grep'],
+  Glob: ['glob', 'find_files'],
+  LS: ['list_dir'],
+  Bash: ['bash', 'bash_output', 'kill_shell'],
+  Edit: ['edit', 'edit_lines'],
+  MultiEdit: ['edit', 'edit_lines', 'apply_patch'],
+  Write: ['write'],
+  NotebookEdit: ['edit'],
+  WebFetch: ['webfetch'],
+  WebSearch: ['websearch'],
+  TodoWrite: ['write_todo_list'],
+  Task: ['task', 'task_status'],
+};

@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  plugins: [
+    {
+      // Prompts live in .txt files beside the code; the bundler loads them as text, so must the tests.
+      name: 'cadre-text-files',
+      enforce: 'pre',
+      load(id) {
+        if (id.endsWith('.txt')) return `export default ${JSON.stringify(readFileSync(id, 'utf8'))};`;
+        return null;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

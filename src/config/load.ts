@@ -41,7 +41,9 @@ function lineOf(text: string, offset: number): number {
 
 function formatPath(path: PropertyKey[]): string {
   if (path.length === 0) return '(root)';
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
 }
 
 /** Parses one JSON-with-comments config file and validates it against the schema. */

@@ -1,0 +1,236 @@
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { addUsage, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
+import {
+  classifyModelError,
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  retryDelayMs,
+} from '../provider/retry.js';
+import type { EmitEvent } from './events.js';
+import type { ModelCaller, StreamedToolCall, ToolSpec } from './model-stream.js';
+import { runToolCalls, type ToolRunnerDeps } from './tool-runner.js';
+
+export interface LoopOptions {
+  agent: string;
+  callModel: ModelCaller;
+  system: string;
+  /** The conversation so far, ending with the new user message. Not mutated. */
+  messages: ModelMessage[];
+  toolSpecs: ToolSpec[];
+  tools: Omit<ToolRunnerDeps, 'emit' | 'agent'>;
+  maxTurns: number;
+  emit: EmitEvent;
+  signal: AbortSignal;
+  retry?: RetryPolicy;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  costOf: (usage: TokenUsage) => number | null;
+  /** Persists a completed turn (assistant message + tool results) before the next one starts. */
+  onTurnCommitted?: (messages: ModelMessage[], turn: number, usage: TokenUsage) => void;
+  /** Replaces older history with a summary when the context nears its window; returns the new list. */
+  compact?: (messages: ModelMessage[], lastInputTokens: number) => Promise<ModelMessage[] | undefined>;
+  /** Text injected as a system reminder before a turn (background task results); empty = none. */
+  takeReminders?: () => string[];
+  /** Waits for pending background work that will produce reminders; resolves false when there is none. */
+  waitForReminders?: (signal: AbortSignal) => Promise<boolean>;
+}
+
+export type StopReason = 'completed' | 'max_turns' | 'model_error' | 'cancelled';
+
+export interface LoopResult {
+  text: string;
+  messages: ModelMessage[];
+  usage: TokenUsage;
+  turns: number;
+  stopReason: StopReason;
+  error?: string;
+}
+
+export class ModelCallFailed extends Error {
+  override name = 'ModelCallFailed';
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+interface TurnOutput {
+  text: string;
+  calls: StreamedToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+  assistant: ModelMessage[];
+}
+
+/** One model call, retried on 429/5xx/reset/timeout with backoff; partial output of a failed try is dropped. */
+async function modelTurn(opts: LoopOptions, messages: ModelMessage[], turn: number): Promise<TurnOutput> {
+  const policy = opts.retry ?? DEFAULT_RETRY_POLICY;
+  const sleep = opts.sleep ?? defaultSleep;
+  for (let attempt = 1; ; attempt++) {
+    const out: TurnOutput = {
+      text: '',
+      calls: [],
+      usage: ZERO_USAGE,
+      finishReason: 'unknown',
+      assistant: [],
+    };
+    let failure: unknown;
+    for await (const part of opts.callModel({
+      system: opts.system,
+      messages,
+      tools: opts.toolSpecs,
+      signal: opts.signal,
+    })) {
+      if (part.type === 'text' || part.type === 'reasoning') {
+        // Streamed live; a later 'retry' event tells clients to discard this turn's partial text.
+        if (part.type === 'text') out.text += part.text;
+        opts.emit({
+          type: part.type === 'text' ? 'text_delta' : 'reasoning_delta',
+          agent: opts.agent,
+          text: part.text,
+        });
+      } else if (part.type === 'tool_call') {
+        out.calls.push(part.call);
+      } else if (part.type === 'finish') {
+        out.usage = part.usage;
+        out.finishReason = part.finishReason;
+        out.assistant = part.assistant;
+      } else {
+        failure = part.error;
+      }
+    }
+    if (failure === undefined) return out;
+    if (opts.signal.aborted) throw opts.signal.reason ?? new Error('cancelled');
+    const classified = classifyModelError(failure);
+    if (!classified.retryable || attempt >= policy.maxAttempts) {
+      const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+      throw new ModelCallFailed(`model call failed${tries} (turn ${turn}): ${classified.message}`);
+    }
+    const delayMs = retryDelayMs(attempt, policy, classified.retryAfterMs);
+    opts.emit({
+      type: 'retry',
+      agent: opts.agent,
+      attempt,
+      maxAttempts: policy.maxAttempts,
+      delayMs,
+      cause: classified.cause,
+    });
+    await sleep(delayMs, opts.signal);
+  }
+}
+
+function toolResultMessage(
+  outcomes: { call: StreamedToolCall; result: { output: string; isError?: boolean } }[],
+): ModelMessage {
+  const content: ToolResultPart[] = outcomes.map(({ call, result }) => ({
+    type: 'tool-result',
+    toolCallId: call.id,
+    toolName: call.name,
+    output: result.isError
+      ? { type: 'error-text', value: result.output }
+      : { type: 'text', value: result.output },
+  }));
+  return { role: 'tool', content };
+}
+
+/** The assistant message for history; invalid tool inputs are stored as `{}` so every provider accepts them. */
+function assistantMessage(out: TurnOutput): ModelMessage[] {
+  const fromSdk = out.assistant.filter((m) => m.role === 'assistant');
+  const invalid = new Set(out.calls.filter((c) => c.inputError !== undefined).map((c) => c.id));
+  if (fromSdk.length > 0 && invalid.size === 0) return fromSdk;
+  const content: Exclude<ModelMessage & { role: 'assistant' }, undefined>['content'] = [];
+  if (out.text) content.push({ type: 'text', text: out.text });
+  for (const call of out.calls) {
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: invalid.has(call.id) ? {} : call.input,
+    });
+  }
+  return [{ role: 'assistant', content }];
+}
+
+function reminderMessage(reminders: string[]): ModelMessage {
+  return {
+    role: 'user',
+    content: reminders.map((r) => `<system-reminder>\n${r}\n</system-reminder>`).join('\n'),
+  };
+}
+
+/**
+ * The agent loop: call the model, run its tool calls through the permission gate, feed the results back,
+ * until the model answers without tools, the turn cap is reached, or the run is cancelled.
+ */
+export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
+  let messages = [...opts.messages];
+  let usage = ZERO_USAGE;
+  let lastText = '';
+  let turn = 0;
+  const deps: ToolRunnerDeps = { ...opts.tools, agent: opts.agent, emit: opts.emit };
+  const finish = (stopReason: StopReason, error?: string): LoopResult => ({
+    text: lastText,
+    messages,
+    usage,
+    turns: turn,
+    stopReason,
+    error,
+  });
+  try {
+    for (;;) {
+      const reminders = opts.takeReminders?.() ?? [];
+      const pending = reminders.length > 0 ? [reminderMessage(reminders)] : [];
+      if (turn >= opts.maxTurns)
+        return finish('max_turns', `reached the turn cap (--max-turns ${opts.maxTurns})`);
+      turn++;
+      opts.emit({ type: 'turn_start', agent: opts.agent, turn });
+      const out = await modelTurn(opts, [...messages, ...pending], turn);
+      usage = addUsage(usage, out.usage);
+      opts.emit({
+        type: 'usage',
+        agent: opts.agent,
+        turn,
+        usage: out.usage,
+        costUsd: opts.costOf(out.usage),
+      });
+      const added: ModelMessage[] = [...pending, ...assistantMessage(out)];
+      if (out.text) lastText = out.text;
+      if (out.calls.length > 0) {
+        const outcomes = await runToolCalls(out.calls, deps);
+        added.push(toolResultMessage(outcomes));
+      }
+      messages = [...messages, ...added];
+      opts.onTurnCommitted?.(added, turn, out.usage);
+      opts.emit({ type: 'turn_end', agent: opts.agent, turn, finishReason: out.finishReason });
+      if (opts.signal.aborted) return finish('cancelled', 'cancelled');
+      if (out.calls.length === 0) {
+        if (opts.waitForReminders && (await opts.waitForReminders(opts.signal))) continue;
+        return finish('completed');
+      }
+      if (opts.compact) {
+        const compacted = await opts.compact(messages, out.usage.inputTokens);
+        if (compacted) {
+          opts.emit({
+            type: 'compaction',
+            agent: opts.agent,
+            messagesBefore: messages.length,
+            messagesAfter: compacted.length,
+          });
+          messages = compacted;
+        }
+      }
+    }
+  } catch (error) {
+    if (opts.signal.aborted) return finish('cancelled', 'cancelled');
+    if (error instanceof ModelCallFailed) return finish('model_error', error.message);
+    throw error;
+  }
+}

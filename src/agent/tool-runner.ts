@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { AskAnswer, PermissionAsk, PermissionDecision, PermissionGate } from '../permission/types.js';
+import type { AnyTool, SafetyClass, ToolContext, ToolResult } from '../tool/tool.js';
+import type { EmitEvent } from './events.js';
+import type { StreamedToolCall } from './model-stream.js';
+
+/** Answers an ask: a UI asks its user; a headless run has no user (see headlessAsker). */
+export type Asker = (ask: PermissionAsk) => Promise<AskAnswer>;
+
+export interface PermissionDenialRecord {
+  agent: string;
+  tool: string;
+  input: unknown;
+  layer: string;
+  rule?: string;
+  source?: string;
+  reason: string;
+}
+
+export interface ToolRunnerDeps {
+  agent: string;
+  tools: ReadonlyMap<string, AnyTool>;
+  gate: PermissionGate;
+  ask: Asker;
+  context: ToolContext;
+  emit: EmitEvent;
+  /** Called for every denial, for `permission_denials` in JSON output. */
+  onDenied?: (record: PermissionDenialRecord) => void;
+  /** Called when the user chose "always allow", so the approval can be stored with the session. */
+  onApproved?: (rule: string) => void;
+}
+
+export interface ToolCallOutcome {
+  call: StreamedToolCall;
+  result: ToolResult;
+}
+
+/** A headless run: asks are denied with a message telling the model nobody is there (SPEC 6.6). */
+export const headlessAsker: Asker = async () => ({
+  kind: 'deny_feedback',
+  feedback:
+    'no user is present to approve it (headless run; pass --yes to approve asks, or add an allow rule)',
+});
+
+interface PreparedCall {
+  call: StreamedToolCall;
+  tool?: AnyTool;
+  input?: unknown;
+  decision?: PermissionDecision;
+  /** A result known before execution: bad input, unknown tool, or a denial. */
+  early?: ToolResult;
+}
+
+function describeInputError(tool: string, error: z.ZodError): string {
+  return `Invalid input for tool "${tool}":\n${z.prettifyError(error)}\nFix the arguments and call the tool again.`;
+}
+
+function denialText(decision: PermissionDecision, extra?: string): string {
+  const base = `Permission denied: ${decision.reason}`;
+  return extra ? `${base}. The call was denied because ${extra}.` : `${base}.`;
+}
+
+async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<PreparedCall> {
+  const tool = deps.tools.get(call.name);
+  if (!tool) {
+    const names = [...deps.tools.keys()].join(', ');
+    return {
+      call,
+      early: { output: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true },
+    };
+  }
+  if (call.inputError !== undefined) {
+    return {
+      call,
+      tool,
+      early: {
+        output: `The arguments for "${call.name}" were not valid JSON (${call.inputError}). Send the call again with a JSON object matching the tool's schema.`,
+        isError: true,
+      },
+    };
+  }
+  const parsed = tool.schema.safeParse(call.input ?? {});
+  if (!parsed.success)
+    return { call, tool, early: { output: describeInputError(call.name, parsed.error), isError: true } };
+  const input = parsed.data;
+  const decision = await deps.gate.decide({
+    tool: call.name,
+    subject: tool.subject(input),
+    safety: tool.safety,
+    agent: deps.agent,
+  });
+  if (decision.action === 'allow') return { call, tool, input, decision };
+  if (decision.action === 'deny') return deny(call, tool, input, decision, deps);
+  const ask: PermissionAsk = {
+    id: randomUUID(),
+    agent: deps.agent,
+    tool: call.name,
+    input,
+    suggestedRule: decision.rule ?? call.name,
+    decision,
+  };
+  deps.emit({ type: 'permission_ask', agent: deps.agent, ask });
+  const answer = await deps.ask(ask);
+  deps.emit({ type: 'permission_answer', agent: deps.agent, askId: ask.id, answer });
+  switch (answer.kind) {
+    case 'allow_once':
+      return { call, tool, input, decision };
+    case 'always':
+      deps.gate.approve(answer.pattern);
+      deps.onApproved?.(answer.pattern);
+      return { call, tool, input, decision };
+    case 'deny':
+      return deny(call, tool, input, decision, deps, 'the user declined it');
+    case 'deny_feedback':
+      return deny(call, tool, input, decision, deps, answer.feedback);
+  }
+}
+
+function deny(
+  call: StreamedToolCall,
+  tool: AnyTool,
+  input: unknown,
+  decision: PermissionDecision,
+  deps: ToolRunnerDeps,
+  why?: string,
+): PreparedCall {
+  deps.emit({ type: 'permission_denied', agent: deps.agent, tool: call.name, input, decision });
+  deps.onDenied?.({
+    agent: deps.agent,
+    tool: call.name,
+    input,
+    layer: decision.layer,
+    rule: decision.rule,
+    source: decision.source,
+    reason: why ? `${decision.reason}; ${why}` : decision.reason,
+  });
+  return { call, tool, input, decision, early: { output: denialText(decision, why), isError: true } };
+}
+
+async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<ToolResult> {
+  const { call, tool } = prepared;
+  const started = Date.now();
+  deps.emit({
+    type: 'tool_call_start',
+    agent: deps.agent,
+    callId: call.id,
+    tool: call.name,
+    input: prepared.input ?? call.input,
+  });
+  let result: ToolResult;
+  if (prepared.early || !tool) {
+    result = prepared.early ?? { output: 'internal error: no tool', isError: true };
+  } else {
+    try {
+      result = await tool.execute(prepared.input, deps.context);
+    } catch (error) {
+      result = {
+        output: `Tool "${call.name}" failed: ${(error as Error).message ?? String(error)}`,
+        isError: true,
+      };
+    }
+  }
+  deps.emit({
+    type: 'tool_call_end',
+    agent: deps.agent,
+    callId: call.id,
+    tool: call.name,
+    output: result.output,
+    isError: result.isError === true,
+    durationMs: Date.now() - started,
+  });
+  return result;
+}
+
+function classOf(prepared: PreparedCall): SafetyClass {
+  return prepared.early ? 'read' : (prepared.decision?.safety ?? prepared.tool?.safety ?? 'write');
+}
+
+/**
+ * Runs one model turn's tool calls: permissions decided in call order (asks one at a time), then runs of
+ * consecutive read-class calls execute in parallel and write-class calls one by one. Results in call order.
+ */
+export async function runToolCalls(
+  calls: StreamedToolCall[],
+  deps: ToolRunnerDeps,
+): Promise<ToolCallOutcome[]> {
+  const prepared: PreparedCall[] = [];
+  for (const call of calls) prepared.push(await prepare(call, deps));
+  const results: ToolResult[] = new Array(prepared.length);
+  let i = 0;
+  while (i < prepared.length) {
+    if (classOf(prepared[i]) === 'read') {
+      let j = i;
+      while (j < prepared.length && classOf(prepared[j]) === 'read') j++;
+      const batch = await Promise.all(prepared.slice(i, j).map((p) => execute(p, deps)));
+      batch.forEach((r, k) => {
+        results[i + k] = r;
+      });
+      i = j;
+    } else {
+      results[i] = await execute(prepared[i], deps);
+      i++;
+    }
+  }
+  return prepared.map((p, k) => ({ call: p.call, result: results[k] }));
+}

@@ -1,0 +1,103 @@
+import { Command, CommanderError, Option } from 'commander';
+import { version } from '../../package.json' with { type: 'json' };
+import { UsageError } from './errors.js';
+
+const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
+const FORMATS = ['text', 'json', 'stream-json'] as const;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Options shared by every mode that runs an agent (SPEC 1). */
+function addAgentOptions(command: Command): Command {
+  return command
+    .option('--agent <name>', 'start with this profile active')
+    .option('--model <alias-or-model>', 'main model: a providers alias or a literal model name')
+    .option('--provider <alias>', 'main provider alias')
+    .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))
+    .option('--permissions <file>', 'operator permission profile, composed last')
+    .option('--yes', 'approve every ask automatically (never overrides a deny)')
+    .option('--cwd <dir>', 'run as if started in this directory');
+}
+
+function buildProgram(): Command {
+  const program = new Command('cadre')
+    .description('A terminal coding agent built around named agent profiles and coordinated subagents')
+    .version(version, '-v, --version')
+    .option(
+      '-p, --print [task]',
+      'headless: run one task to completion and print the answer (task may come on stdin)',
+    )
+    .addOption(new Option('--output-format <format>', 'headless output').choices(FORMATS).default('text'))
+    .option('--max-turns <n>', 'cap on the main loop turns', positiveInt)
+    .option('--continue', 'continue the most recent session of this project')
+    .option('--resume <session-id>', 'resume a given session')
+    .showHelpAfterError()
+    .exitOverride();
+  addAgentOptions(program);
+  program.action(async (options) => {
+    const { runHeadlessCommand } = await import('./headless.js');
+    process.exitCode = await runHeadlessCommand(options);
+  });
+
+  program
+    .command('agents')
+    .description('list profiles, collisions, load warnings and role routing')
+    .option('--json', 'machine-readable output')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (options) => {
+      const { runAgentsCommand } = await import('./commands/agents.js');
+      process.exitCode = await runAgentsCommand(options);
+    });
+
+  const permissions = program.command('permissions').description('inspect permission decisions');
+  permissions
+    .command('explain')
+    .description('print the decision for a tool call and every layer and rule that produced it')
+    .argument('<call>', 'a call such as "bash(git push origin main)" or "read(src/a.ts)"')
+    .option('--agent <name>', 'decide as this profile')
+    .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))
+    .option('--permissions <file>', 'operator permission profile')
+    .option('--yes', 'decide as if --yes were given')
+    .option('--json', 'machine-readable output')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (call, options) => {
+      const { runExplainCommand } = await import('./commands/permissions-explain.js');
+      process.exitCode = await runExplainCommand(call, options);
+    });
+
+  program
+    .command('demo')
+    .description('offline showcase on the scripted model in a temporary git repo')
+    .option('--keep', 'keep the temporary repository')
+    .action(async (options) => {
+      const { runDemoCommand } = await import('./commands/demo.js');
+      process.exitCode = await runDemoCommand(options);
+    });
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; every other commander complaint is bad usage (exit 2).
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`cadre: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`cadre: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,88 @@
+import type { LanguageModel, streamText } from 'ai';
+import type { Effort, ModelParams, ModelRoute } from './route.js';
+
+type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
+
+const ANTHROPIC_THINKING_BUDGET: Record<Exclude<Effort, 'off'>, number> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16_384,
+  xhigh: 32_000,
+  max: 64_000,
+};
+
+/** Maps cadre's effort scale onto what each wire format understands (SPEC 4.2). */
+export function providerOptionsFor(route: ModelRoute, params: ModelParams): ProviderOptions | undefined {
+  const effort = params.effort;
+  if (!effort) return undefined;
+  switch (route.type) {
+    case 'anthropic':
+      return {
+        anthropic: {
+          thinking:
+            effort === 'off'
+              ? { type: 'disabled' }
+              : { type: 'enabled', budgetTokens: ANTHROPIC_THINKING_BUDGET[effort] },
+        },
+      };
+    case 'openai':
+      return { openai: { reasoningEffort: effort === 'off' ? 'none' : effort } };
+    default:
+      return { openaiCompatible: { reasoningEffort: effort === 'off' ? 'none' : effort } };
+  }
+}
+
+const cache = new Map<string, Promise<LanguageModel>>();
+
+function routeKey(route: ModelRoute): string {
+  return JSON.stringify([route.type, route.model, route.baseURL, route.apiKey, route.headers, route.script]);
+}
+
+/** Builds the `ai` SDK model for a route, importing only that provider's package. */
+export function createLanguageModel(route: ModelRoute): Promise<LanguageModel> {
+  const key = routeKey(route);
+  let model = cache.get(key);
+  if (!model) {
+    model = buildModel(route);
+    cache.set(key, model);
+    model.catch(() => cache.delete(key));
+  }
+  return model;
+}
+
+async function buildModel(route: ModelRoute): Promise<LanguageModel> {
+  switch (route.type) {
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return createAnthropic({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers })(
+        route.model,
+      );
+    }
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers })(
+        route.model,
+      );
+    }
+    case 'openai-compatible': {
+      if (!route.baseURL) throw new Error(`provider ${route.alias ?? route.type} needs "base_url"`);
+      return compatibleModel(route, route.baseURL);
+    }
+    case 'scripted': {
+      const { scriptedBaseUrl } = await import('./scripted-route.js');
+      return compatibleModel(route, await scriptedBaseUrl(route));
+    }
+  }
+}
+
+async function compatibleModel(route: ModelRoute, baseURL: string): Promise<LanguageModel> {
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+  return createOpenAICompatible({
+    name: route.alias ?? 'openai-compatible',
+    baseURL,
+    apiKey: route.apiKey,
+    headers: route.headers,
+    includeUsage: true,
+  })(route.model);
+}

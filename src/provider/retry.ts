@@ -1,0 +1,106 @@
+import { APICallError } from 'ai';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+export interface ClassifiedError {
+  retryable: boolean;
+  /** Short cause for the user: "HTTP 429", "connection reset", … */
+  cause: string;
+  /** The provider's own message, kept whole for the final failure. */
+  message: string;
+  retryAfterMs?: number;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current && chain.length < 8) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+function parseRetryAfter(headers: Record<string, string> | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers['retry-after-ms'];
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const value = headers['retry-after'];
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+function providerMessage(error: APICallError): string {
+  const body = error.responseBody;
+  if (body) {
+    try {
+      const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+      const inner = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
+      if (inner) return inner;
+      if (parsed.message) return parsed.message;
+    } catch {
+      return body.slice(0, 500);
+    }
+  }
+  return error.message;
+}
+
+/** Decides whether a model-call failure is worth retrying (SPEC 2.2: 429, 5xx, reset, timeout). */
+export function classifyModelError(error: unknown): ClassifiedError {
+  for (const link of causeChain(error)) {
+    if (APICallError.isInstance(link)) {
+      const status = link.statusCode;
+      const retryable = status === undefined ? true : status === 408 || status === 429 || status >= 500;
+      return {
+        retryable,
+        cause: status === undefined ? 'connection failure' : `HTTP ${status}`,
+        message: status === undefined ? link.message : `HTTP ${status}: ${providerMessage(link)}`,
+        retryAfterMs: parseRetryAfter(link.responseHeaders),
+      };
+    }
+    const code = (link as { code?: string }).code;
+    if (code && NETWORK_CODES.has(code))
+      return { retryable: true, cause: code, message: String((link as Error).message ?? code) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const networky = /terminated|socket hang up|fetch failed|network|ECONNRESET|other side closed|timed? ?out/i;
+  return {
+    retryable: networky.test(message),
+    cause: networky.test(message) ? 'connection reset' : 'error',
+    message,
+  };
+}
+
+/** Exponential backoff with jitter; a server's `retry-after` is honoured as given (capped). */
+export function retryDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfterMs?: number,
+  random = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), policy.maxDelayMs * 2);
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential / 2 + random() * (exponential / 2));
+}

@@ -1,0 +1,72 @@
+import { APICallError } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { classifyModelError, DEFAULT_RETRY_POLICY, retryDelayMs } from '../../src/provider/retry.js';
+
+function apiError(
+  statusCode: number | undefined,
+  headers: Record<string, string> = {},
+  body?: string,
+): APICallError {
+  return new APICallError({
+    message: 'Bad',
+    url: 'http://x',
+    requestBodyValues: {},
+    statusCode,
+    responseHeaders: headers,
+    responseBody: body,
+  });
+}
+
+describe('classifyModelError', () => {
+  it.each([
+    [429, true],
+    [408, true],
+    [500, true],
+    [503, true],
+    [400, false],
+    [401, false],
+    [404, false],
+  ])('HTTP %i is retryable: %s', (status, retryable) => {
+    expect(classifyModelError(apiError(status)).retryable).toBe(retryable);
+  });
+
+  it('keeps the provider message from an OpenAI- or Anthropic-shaped error body', () => {
+    const c = classifyModelError(
+      apiError(500, {}, JSON.stringify({ error: { message: 'upstream exploded' } })),
+    );
+    expect(c.message).toBe('HTTP 500: upstream exploded');
+  });
+
+  it('reads retry-after in seconds and retry-after-ms', () => {
+    expect(classifyModelError(apiError(429, { 'retry-after': '2' })).retryAfterMs).toBe(2000);
+    expect(classifyModelError(apiError(429, { 'retry-after-ms': '150' })).retryAfterMs).toBe(150);
+  });
+
+  it('treats a connection reset anywhere in the cause chain as retryable', () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const wrapped = new TypeError('terminated', { cause: reset });
+    expect(classifyModelError(wrapped)).toMatchObject({ retryable: true, cause: 'ECONNRESET' });
+  });
+
+  it('does not retry an ordinary programming error', () => {
+    expect(classifyModelError(new Error('bad schema')).retryable).toBe(false);
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('grows exponentially with jitter inside [half, full] of the step', () => {
+    for (const [attempt, step] of [
+      [1, 500],
+      [2, 1000],
+      [3, 2000],
+    ] as const) {
+      expect(retryDelayMs(attempt, DEFAULT_RETRY_POLICY, undefined, () => 0)).toBe(step / 2);
+      expect(retryDelayMs(attempt, DEFAULT_RETRY_POLICY, undefined, () => 1)).toBe(step);
+    }
+  });
+
+  it('honours retry-after as given, capped', () => {
+    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 1200)).toBe(1200);
+    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 10_000_000)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs * 2);
+  });
+});

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { AmbiguousTaskIdError } from '../../src/session/tasks-table.js';
+import type { TaskStatus } from '../../src/session/types.js';
+import { useTempStore } from './temp-store.js';
+
+describe('tasks table', () => {
+  const temp = useTempStore();
+
+  function parentSession(projectRoot = '/r') {
+    return temp().store.createSession({ projectRoot, cwd: projectRoot });
+  }
+
+  it('creates a queued task with defaults and reads it back', () => {
+    const { store } = temp();
+    const parent = parentSession();
+    const task = store.createTask({ parentSessionId: parent.id, prompt: 'find the bug' });
+    expect(task).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{12}$/),
+      parentSessionId: parent.id,
+      childSessionId: null,
+      profile: null,
+      tier: null,
+      model: null,
+      description: null,
+      prompt: 'find the bug',
+      status: 'queued',
+      background: false,
+      result: null,
+      error: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: null,
+      createdAt: expect.any(Number),
+      startedAt: null,
+      endedAt: null,
+      isolation: null,
+      worktreePath: null,
+      branch: null,
+      retryOf: null,
+    });
+    expect(store.getTask(task.id)).toEqual(task);
+  });
+
+  it('records a writer task’s whole life: run, result, worktree, tokens', () => {
+    const { store } = temp();
+    const parent = parentSession();
+    const child = store.createSession({ projectRoot: '/r', cwd: '/wt', parentId: parent.id });
+    const task = store.createTask({
+      parentSessionId: parent.id,
+      prompt: 'implement it',
+      description: 'implement',
+      profile: 'writer',
+      tier: 'readwrite',
+      model: 'careful',
+      background: true,
+    });
+    store.updateTask(task.id, { status: 'running', startedAt: 10, childSessionId: child.id });
+    const bigResult = `done ${'r'.repeat(100_000)}`;
+    const finished = store.updateTask(task.id, {
+      status: 'completed',
+      endedAt: 20,
+      result: bigResult,
+      inputTokens: 1234,
+      outputTokens: 56,
+      costUsd: 0.02,
+      isolation: 'worktree',
+      worktreePath: '/repos/cadre-task-1',
+      branch: 'cadre-task-1',
+    });
+    expect(finished).toMatchObject({
+      status: 'completed',
+      background: true,
+      profile: 'writer',
+      tier: 'readwrite',
+      childSessionId: child.id,
+      startedAt: 10,
+      endedAt: 20,
+      inputTokens: 1234,
+      outputTokens: 56,
+      costUsd: 0.02,
+      isolation: 'worktree',
+      worktreePath: '/repos/cadre-task-1',
+      branch: 'cadre-task-1',
+    });
+    expect(store.getTask(task.id)?.result).toBe(bigResult);
+  });
+
+  it('leaves fields absent from a patch untouched and clears fields set to null', () => {
+    const { store } = temp();
+    const task = store.createTask({ parentSessionId: parentSession().id, prompt: 'p', model: 'm' });
+    store.updateTask(task.id, { error: 'boom', status: 'failed' });
+    const updated = store.updateTask(task.id, { model: null, error: undefined });
+    expect(updated).toMatchObject({ model: null, error: 'boom', status: 'failed' });
+  });
+
+  it('links a retry to the task it retries', () => {
+    const { store } = temp();
+    const parent = parentSession();
+    const failed = store.createTask({ parentSessionId: parent.id, prompt: 'p', status: 'failed' });
+    const retry = store.createTask({ parentSessionId: parent.id, prompt: 'p', retryOf: failed.id });
+    expect(store.getTask(retry.id)?.retryOf).toBe(failed.id);
+  });
+
+  it.each<[string, () => void, RegExp]>([
+    [
+      'an update of an unknown task',
+      () => temp().store.updateTask('ffffffffffff', { status: 'failed' }),
+      /no task/,
+    ],
+    [
+      'an invalid status',
+      () => {
+        const { store } = temp();
+        const task = store.createTask({ parentSessionId: parentSession().id, prompt: 'p' });
+        store.updateTask(task.id, { status: 'done' as TaskStatus });
+      },
+      /invalid task status "done"/,
+    ],
+    [
+      'a task for an unknown parent session',
+      () => temp().store.createTask({ parentSessionId: 'ghost', prompt: 'p' }),
+      /FOREIGN KEY/,
+    ],
+  ])('refuses %s', (_name, act, message) => {
+    expect(act).toThrow(message);
+  });
+
+  it('finds a task by a unique prefix of its id', () => {
+    const { store } = temp();
+    const task = store.createTask({ parentSessionId: parentSession().id, prompt: 'p' });
+    expect(store.getTask(task.id.slice(0, 12))?.id).toBe(task.id);
+    expect(store.getTask(task.id.slice(0, 4))?.id).toBe(task.id);
+    expect(store.getTask('zz')).toBeUndefined();
+    expect(store.getTask('')).toBeUndefined();
+  });
+
+  it('refuses an ambiguous prefix, listing the candidates', () => {
+    const { store } = temp();
+    const parent = parentSession();
+    // 17 ids over 16 hex digits: two of them must share their first character.
+    const ids = Array.from(
+      { length: 17 },
+      () => store.createTask({ parentSessionId: parent.id, prompt: 'p' }).id,
+    );
+    const prefix = [...'0123456789abcdef'].find(
+      (digit) => ids.filter((id) => id.startsWith(digit)).length > 1,
+    );
+    if (prefix === undefined) throw new Error('pigeonhole principle violated');
+    const expected = ids.filter((id) => id.startsWith(prefix)).sort();
+
+    let thrown: unknown;
+    try {
+      store.getTask(prefix);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AmbiguousTaskIdError);
+    const ambiguity = thrown as AmbiguousTaskIdError;
+    expect(ambiguity.candidates).toEqual(expected);
+    for (const id of expected) expect(ambiguity.message).toContain(id);
+  });
+
+  it('lists tasks newest first, by parent session, project and status', () => {
+    const { store } = temp();
+    const alpha = parentSession('/alpha');
+    const alphaLater = parentSession('/alpha');
+    const beta = parentSession('/beta');
+    const a1 = store.createTask({ parentSessionId: alpha.id, prompt: '1' });
+    const b1 = store.createTask({ parentSessionId: beta.id, prompt: '2' });
+    const a2 = store.createTask({ parentSessionId: alphaLater.id, prompt: '3', status: 'running' });
+
+    expect(store.listTasks().map((t) => t.id)).toEqual([a2.id, b1.id, a1.id]);
+    expect(store.listTasks({ parentSessionId: alpha.id }).map((t) => t.id)).toEqual([a1.id]);
+    expect(store.listTasks({ projectRoot: '/alpha' }).map((t) => t.id)).toEqual([a2.id, a1.id]);
+    expect(store.listTasks({ projectRoot: '/alpha', status: 'running' }).map((t) => t.id)).toEqual([a2.id]);
+    expect(store.listTasks({ limit: 2 }).map((t) => t.id)).toEqual([a2.id, b1.id]);
+  });
+});

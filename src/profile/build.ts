@@ -1,0 +1,281 @@
+import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
+import { readPermissionBlock } from './permission-block.js';
+import { stringList, translateToolList, WRITER_TOOLS } from './tool-lists.js';
+import {
+  DEFAULT_MAX_TURNS,
+  DEFAULT_TIMEOUT_SECS,
+  EFFORTS,
+  type Effort,
+  MAX_TIMEOUT_SECS,
+  MIN_TIMEOUT_SECS,
+  type Profile,
+  type ProfileSource,
+  TIERS,
+  type Tier,
+} from './types.js';
+
+/** Every frontmatter key of SPEC 3.2. */
+export const PROFILE_KEYS: readonly string[] = [
+  'name',
+  'description',
+  'model',
+  'reasoning',
+  'effort',
+  'temperature',
+  'deny_tools',
+  'allow_tools',
+  'tools',
+  'disallowedTools',
+  'allowed-tools',
+  'read-only',
+  'subagent_tools',
+  'subagent_max_turns',
+  'subagent_timeout_secs',
+  'subagent_allow',
+  'subagent_deny',
+  'subagent_mcp',
+  'runAs',
+  'invocation',
+  'color',
+  'max-steps',
+  'permission',
+  'skills',
+  'permissionMode',
+  'reviewer',
+  'subagents',
+];
+
+/** Keys that spell the same setting; giving two of a group is ambiguous, so refused. */
+const ALIAS_GROUPS: readonly (readonly string[])[] = [
+  ['reasoning', 'effort'],
+  ['allow_tools', 'allowed-tools', 'tools'],
+  ['subagent_max_turns', 'max-steps'],
+];
+
+const MAX_TURNS_LIMIT = 10_000;
+const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
+
+export interface ProfileDraft {
+  name: string;
+  source: ProfileSource;
+  path?: string;
+  fields: Record<string, unknown>;
+  body: string;
+  /** Where `permission:` rules are cited from. */
+  citation: { file: string; text: string };
+  /** Keys this source accepts beyond the profile table (e.g. a skill's `applies_to`). */
+  extraKeys?: readonly string[];
+}
+
+/** A profile, or the one reason the draft cannot become one. `notes` are non-fatal problems. */
+export type BuildResult = { ok: true; profile: Profile; notes: string[] } | { ok: false; reason: string };
+
+class Rejection extends Error {}
+
+function reject(reason: string): never {
+  throw new Rejection(reason);
+}
+
+function optionalString(fields: Record<string, unknown>, key: string): string | undefined {
+  const value = fields[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') reject(`"${key}" must be a string`);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function optionalBoolean(fields: Record<string, unknown>, key: string): boolean | undefined {
+  const value = fields[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') reject(`"${key}" must be true or false`);
+  return value;
+}
+
+function firstOf(fields: Record<string, unknown>, keys: readonly string[]): [string, unknown] | undefined {
+  for (const key of keys) if (fields[key] !== undefined && fields[key] !== null) return [key, fields[key]];
+  return undefined;
+}
+
+function toolList(value: unknown, key: string, notes: string[]): string[] {
+  const result = translateToolList(value, key);
+  if (!result.ok) reject(result.reason);
+  if (result.dropped.length > 0)
+    notes.push(`unknown tool name(s) in "${key}" dropped: ${result.dropped.join(', ')}`);
+  return result.tools;
+}
+
+function readEffort(fields: Record<string, unknown>): Effort | undefined {
+  const entry = firstOf(fields, ['effort', 'reasoning']);
+  if (!entry) return undefined;
+  const [key, value] = entry;
+  if (typeof value !== 'string' || !(EFFORTS as readonly string[]).includes(value)) {
+    reject(`invalid "${key}" ${JSON.stringify(value)} (expected one of ${EFFORTS.join(', ')})`);
+  }
+  return value as Effort;
+}
+
+function readTemperature(fields: Record<string, unknown>): number | undefined {
+  const value = fields.temperature;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) {
+    reject(`invalid "temperature" ${JSON.stringify(value)} (expected a number from 0 to 2)`);
+  }
+  return value;
+}
+
+function readMaxTurns(fields: Record<string, unknown>): number {
+  const entry = firstOf(fields, ['subagent_max_turns', 'max-steps']);
+  if (!entry) return DEFAULT_MAX_TURNS;
+  const [key, value] = entry;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TURNS_LIMIT) {
+    reject(
+      `invalid "${key}" ${JSON.stringify(value)} (expected a whole number from 1 to ${MAX_TURNS_LIMIT})`,
+    );
+  }
+  return value;
+}
+
+function readTimeout(fields: Record<string, unknown>, notes: string[]): number {
+  const value = fields.subagent_timeout_secs;
+  if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECS;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    reject(`invalid "subagent_timeout_secs" ${JSON.stringify(value)} (expected a number of seconds)`);
+  }
+  const clamped = Math.min(MAX_TIMEOUT_SECS, Math.max(MIN_TIMEOUT_SECS, Math.round(value)));
+  if (clamped !== value) {
+    notes.push(
+      `subagent_timeout_secs ${value} clamped to ${clamped} (allowed ${MIN_TIMEOUT_SECS}..${MAX_TIMEOUT_SECS})`,
+    );
+  }
+  return clamped;
+}
+
+/** Unknown tiers fall back to toolless: a typo must never grant tools (SPEC 3.3). */
+function readTier(fields: Record<string, unknown>, readOnly: boolean, notes: string[]): Tier {
+  const value = fields.subagent_tools;
+  if (value === undefined || value === null) return readOnly ? 'readonly' : 'toolless';
+  if (typeof value !== 'string' || !(TIERS as readonly string[]).includes(value)) {
+    notes.push(`unknown subagent_tools ${JSON.stringify(value)}: treated as toolless`);
+    return 'toolless';
+  }
+  return readOnly ? 'readonly' : (value as Tier);
+}
+
+function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 'all' | string[] | undefined {
+  const value = fields.subagent_mcp;
+  if (value === undefined || value === null) return undefined;
+  let grant: 'all' | string[];
+  if (value === 'all') grant = 'all';
+  else {
+    const names = stringList(value);
+    if (!names) reject('"subagent_mcp" must be "all" or a list of MCP tool names');
+    const builtins = names.filter((n) => BUILTIN.has(n));
+    if (builtins.length > 0)
+      notes.push(`subagent_mcp cannot grant built-in tools: ${builtins.join(', ')} ignored`);
+    grant = names.filter((n) => !BUILTIN.has(n));
+  }
+  if (tier === 'toolless') {
+    notes.push('subagent_mcp ignored: it needs a readonly or readwrite subagent_tools tier');
+    return undefined;
+  }
+  return grant;
+}
+
+function readInvocation(fields: Record<string, unknown>): 'manual' | 'auto' {
+  const value = fields.invocation;
+  if (value === undefined || value === null) return 'manual';
+  if (value !== 'manual' && value !== 'auto') {
+    reject(`invalid "invocation" ${JSON.stringify(value)} (expected manual or auto)`);
+  }
+  return value;
+}
+
+function readSkills(fields: Record<string, unknown>): string[] {
+  const value = fields.skills;
+  if (value === undefined || value === null) return [];
+  const names = stringList(value);
+  if (!names) reject('"skills" must be a list of skill names');
+  return names.filter((n) => n !== '');
+}
+
+function checkKeys(draft: ProfileDraft, notes: string[]): void {
+  const known = new Set([...PROFILE_KEYS, ...(draft.extraKeys ?? [])]);
+  const unknown = Object.keys(draft.fields).filter((k) => !known.has(k));
+  if (unknown.length > 0) notes.push(`unknown key(s) ignored: ${unknown.join(', ')}`);
+  for (const group of ALIAS_GROUPS) {
+    const given = group.filter((k) => draft.fields[k] !== undefined && draft.fields[k] !== null);
+    if (given.length > 1) reject(`conflicting keys ${given.join(' and ')}: give only one`);
+  }
+  const runAs = draft.fields.runAs;
+  if (runAs !== undefined && runAs !== null && runAs !== 'subagent') {
+    reject(`invalid "runAs" ${JSON.stringify(runAs)} (expected subagent)`);
+  }
+}
+
+function assemble(draft: ProfileDraft, notes: string[]): Profile {
+  const { fields } = draft;
+  checkKeys(draft, notes);
+  const readOnly = optionalBoolean(fields, 'read-only') ?? false;
+  const denyTools = [
+    ...(fields.deny_tools != null ? toolList(fields.deny_tools, 'deny_tools', notes) : []),
+    ...(fields.disallowedTools != null ? toolList(fields.disallowedTools, 'disallowedTools', notes) : []),
+  ];
+  const allowEntry = firstOf(fields, ['allow_tools', 'allowed-tools', 'tools']);
+  let allowTools = allowEntry ? toolList(allowEntry[1], allowEntry[0], notes) : undefined;
+  if (readOnly) {
+    denyTools.push(...WRITER_TOOLS);
+    allowTools = allowTools?.filter((t) => !WRITER_TOOLS.includes(t));
+  }
+  const tier = readTier(fields, readOnly, notes);
+  let model = optionalString(fields, 'model');
+  // Claude Code spells "use the parent's model" as `model: inherit`.
+  if (draft.source === 'claude' && model === 'inherit') model = undefined;
+  const permission =
+    fields.permission === undefined
+      ? { ok: true as const }
+      : readPermissionBlock(fields.permission, draft.citation.file, draft.citation.text);
+  if (!permission.ok) reject(permission.reason);
+  const subagentAllow =
+    fields.subagent_allow != null ? toolList(fields.subagent_allow, 'subagent_allow', notes) : undefined;
+  const subagentDeny =
+    fields.subagent_deny != null ? toolList(fields.subagent_deny, 'subagent_deny', notes) : [];
+  return {
+    name: draft.name,
+    source: draft.source,
+    path: draft.path,
+    description: optionalString(fields, 'description'),
+    prompt: draft.body,
+    model,
+    effort: readEffort(fields),
+    temperature: readTemperature(fields),
+    denyTools: [...new Set(denyTools)],
+    allowTools,
+    readOnly,
+    tier,
+    maxTurns: readMaxTurns(fields),
+    timeoutSecs: readTimeout(fields, notes),
+    subagentAllow,
+    subagentDeny,
+    mcp: readMcp(fields, tier, notes),
+    invocation: readInvocation(fields),
+    color: optionalString(fields, 'color'),
+    permission: permission.permission,
+    skills: readSkills(fields),
+    team: {
+      permissionMode: optionalString(fields, 'permissionMode'),
+      reviewer: optionalBoolean(fields, 'reviewer'),
+      subagents: optionalBoolean(fields, 'subagents'),
+    },
+  };
+}
+
+/** Turns parsed frontmatter (or a config entry) into a validated profile. Never throws for bad input. */
+export function buildProfile(draft: ProfileDraft): BuildResult {
+  const notes: string[] = [];
+  try {
+    return { ok: true, profile: assemble(draft, notes), notes };
+  } catch (err) {
+    if (err instanceof Rejection) return { ok: false, reason: err.message };
+    throw err;
+  }
+}

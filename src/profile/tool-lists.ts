@@ -1,0 +1,53 @@
+import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES } from '../tool/names.js';
+
+const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
+
+/** Tools stripped by `read-only: true` (SPEC 3.2) and missing from the readonly tier (SPEC 7.2). */
+export const WRITER_TOOLS: readonly string[] = [
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'bash',
+  'bash_output',
+  'kill_shell',
+];
+
+export type ToolListResult = { ok: true; tools: string[]; dropped: string[] } | { ok: false; reason: string };
+
+/** A list given as YAML/JSON list or as one comma-separated string (the Claude Code form). */
+export function stringList(value: unknown): string[] | undefined {
+  if (typeof value === 'string') {
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((s) => s.trim());
+  return undefined;
+}
+
+/**
+ * Translates a tool list to cadre names: cadre built-ins and `mcp__` names pass through, Claude Code
+ * names map through the table, anything else is dropped (reported, never guessed at).
+ */
+export function translateToolList(value: unknown, key: string): ToolListResult {
+  const names = stringList(value);
+  if (!names) return { ok: false, reason: `"${key}" must be a list of tool names` };
+  const tools: string[] = [];
+  const dropped: string[] = [];
+  for (const name of names) {
+    const mapped =
+      BUILTIN.has(name) || name.startsWith('mcp__')
+        ? [name]
+        : Object.hasOwn(CLAUDE_CODE_TOOL_NAMES, name)
+          ? CLAUDE_CODE_TOOL_NAMES[name]
+          : undefined;
+    if (!mapped) {
+      dropped.push(name);
+      continue;
+    }
+    for (const tool of mapped) if (!tools.includes(tool)) tools.push(tool);
+  }
+  return { ok: true, tools, dropped };
+}

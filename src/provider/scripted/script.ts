@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { z } from 'zod';
+
+/** A scripted-model script the user must fix; carries the file and the JSON path that failed. */
+export class ScriptError extends Error {
+  override name = 'ScriptError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly jsonPath?: string,
+  ) {
+    super(message);
+  }
+}
+
+const nonNegativeInt = z.number().int().min(0);
+const positiveInt = z.number().int().min(1);
+
+export const ScriptToolCallSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Serialised with JSON.stringify and streamed as the call's arguments. */
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    /** Sent verbatim instead of `arguments`, to script a model that emits malformed JSON. */
+    raw_arguments: z.string().optional(),
+  })
+  .strict()
+  .refine((call) => call.arguments === undefined || call.raw_arguments === undefined, {
+    message: 'give "arguments" or "raw_arguments", not both',
+  });
+export type ScriptToolCall = z.infer<typeof ScriptToolCallSchema>;
+
+export const ScriptErrorReplySchema = z
+  .object({
+    status: z.number().int().min(400).max(599),
+    message: z.string(),
+    /** Provider error type (e.g. "rate_limit_error"); derived from the status when absent. */
+    type: z.string().min(1).optional(),
+    /** Seconds, sent as the `retry-after` header; fractions allowed. */
+    retry_after: z.number().min(0).optional(),
+    /** Attempts that fail before the turn answers normally; absent = every attempt fails. */
+    times: positiveInt.optional(),
+  })
+  .strict();
+export type ScriptErrorReply = z.infer<typeof ScriptErrorReplySchema>;
+
+export const ScriptResetSchema = z.union([
+  z.literal(true),
+  z
+    .object({
+      /** Attempts cut off (after the scripted errors, if any) before the turn answers normally; absent = all. */
+      times: positiveInt.optional(),
+    })
+    .strict(),
+]);
+export type ScriptReset = z.infer<typeof ScriptResetSchema>;
+
+export const ScriptUsageSchema = z
+  .object({ input_tokens: nonNegativeInt, output_tokens: nonNegativeInt })
+  .strict();
+export type ScriptUsage = z.infer<typeof ScriptUsageSchema>;
+
+export const ScriptTurnSchema = z
+  .object({
+    text: z.string().optional(),
+    reasoning: z.string().optional(),
+    tool_calls: z.array(ScriptToolCallSchema).optional(),
+    /** Waited before any answer (normal, error or reset); it is model time. */
+    delay_ms: nonNegativeInt.optional(),
+    error: ScriptErrorReplySchema.optional(),
+    reset: ScriptResetSchema.optional(),
+    usage: ScriptUsageSchema.optional(),
+  })
+  .strict()
+  .refine((turn) => Object.keys(turn).some((key) => key !== 'usage'), {
+    message: 'a turn needs at least one of text, reasoning, tool_calls, delay_ms, error, reset',
+  });
+export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;
+
+export const ScriptMatchSchema = z
+  .object({
+    /** Substring of the system prompt. */
+    system: z.string().optional(),
+    /** Substring of the first user message of the conversation. */
+    first_user: z.string().optional(),
+    /** Substring of the latest user message (lets a continued session get its own rule). */
+    last_user: z.string().optional(),
+    /** Substring of any message: system, user, assistant or tool result. */
+    any: z.string().optional(),
+    /** Substring of the requested model name. */
+    model: z.string().optional(),
+  })
+  .strict();
+export type ScriptMatch = z.infer<typeof ScriptMatchSchema>;
+
+export const ScriptRuleSchema = z
+  .object({
+    /** Shown in recorded requests and in the "no scripted turn" message. */
+    name: z.string().min(1).optional(),
+    match: ScriptMatchSchema.optional(),
+    turns: z.array(ScriptTurnSchema),
+  })
+  .strict();
+export type ScriptRule = z.infer<typeof ScriptRuleSchema>;
+
+export const ScriptSchema = z.union([
+  z.object({ $schema: z.string().optional(), rules: z.array(ScriptRuleSchema) }).strict(),
+  z.array(ScriptRuleSchema).transform((rules) => ({ rules })),
+]);
+/** The normalised script: always the object form. */
+export interface Script {
+  rules: ScriptRule[];
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+/**
+ * The issue to report: for a union (object vs bare array) zod reports both branches, so pick the
+ * branch matching the shape the user wrote and descend into its deepest issue.
+ */
+function primaryIssue(issues: readonly z.core.$ZodIssue[], value: unknown): z.core.$ZodIssue {
+  const first = issues[0];
+  if (first.code !== 'invalid_union' || first.errors.length === 0) return first;
+  const branch = Array.isArray(value) ? first.errors[1] : first.errors[0];
+  const inner = branch?.[0];
+  if (!inner) return first;
+  return { ...inner, path: [...first.path, ...inner.path] };
+}
+
+/** Validates an already-parsed script; `source` names it in errors, `text` (if known) gives line numbers. */
+export function parseScript(value: unknown, source = '<script>', text?: string): Script {
+  const result = ScriptSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = primaryIssue(result.error.issues, value);
+  const keys = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const path = issue.code === 'unrecognized_keys' ? [...keys, issue.keys[0]] : keys;
+  const tree = text === undefined ? undefined : parseTree(text);
+  const node = tree ? findNodeAtLocation(tree, path) : undefined;
+  const where = node && text !== undefined ? `${source}:${lineOf(text, node.offset)}` : source;
+  const jsonPath = formatJsonPath(path);
+  const expectation =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key "${issue.keys.join('", "')}"`
+      : issue.message.replace(/^Invalid input: /, '');
+  throw new ScriptError(`${where}: invalid script at ${jsonPath}: ${expectation}`, source, jsonPath);
+}
+
+/** Parses script text (JSON; comments and trailing commas tolerated). */
+export function parseScriptText(text: string, source = '<script>'): Script {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const e = errors[0];
+    throw new ScriptError(
+      `${source}:${lineOf(text, e.offset)}: invalid JSON in script (${printParseErrorCode(e.error)})`,
+      source,
+    );
+  }
+  return parseScript(value, source, text);
+}
+
+/** Reads and validates a script file; every failure is a ScriptError naming the file. */
+export function loadScript(file: string): Script {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ScriptError(`${file}: cannot read script (${(err as Error).message})`, file);
+  }
+  return parseScriptText(text, file);
+}

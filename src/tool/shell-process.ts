@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { ToolContext } from './tool.js';
+
+export type WrapShell = NonNullable<ToolContext['wrapShell']>;
+
+/** Pagers and credential prompts would hang a command that has no terminal. */
+const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+
+/**
+ * Starts `bash -c command` (or the sandbox's wrapping of it) as the leader of a new process group,
+ * so killing the group ends every process the command started.
+ */
+export function spawnShell(command: string, cwd: string, wrapShell?: WrapShell): ChildProcess {
+  const { file, args } = wrapShell ? wrapShell(command, cwd) : { file: 'bash', args: ['-c', command] };
+  const child = spawn(file, args, {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...NON_INTERACTIVE_ENV },
+  });
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  return child;
+}
+
+export function killProcessGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** How long to wait for output after the shell exits while a process it left behind holds the pipes. */
+const PIPE_GRACE_MS = 200;
+
+/**
+ * Resolves once the command is over: all output read, or the shell exited and its pipes stayed open
+ * past a short grace (a backgrounded grandchild holds them), in which case they are let go.
+ */
+export function whenFinished(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let graceTimer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearTimeout(graceTimer);
+      resolve();
+    };
+    child.once('close', finish);
+    child.once('error', finish);
+    child.once('exit', () => {
+      graceTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+      }, PIPE_GRACE_MS);
+    });
+  });
+}
+
+/** Keeps the first and last part of a stream of output, counting what falls in between. */
+export class HeadTailBuffer {
+  private head = '';
+  private tail = '';
+  private omitted = 0;
+
+  constructor(
+    private readonly headChars: number,
+    private readonly tailChars: number,
+  ) {}
+
+  append(chunk: string): void {
+    if (this.head.length < this.headChars) {
+      const room = this.headChars - this.head.length;
+      this.head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    if (chunk === '') return;
+    this.tail += chunk;
+    if (this.tail.length > this.tailChars) {
+      this.omitted += this.tail.length - this.tailChars;
+      this.tail = this.tail.slice(this.tail.length - this.tailChars);
+    }
+  }
+
+  text(): string {
+    if (this.omitted === 0) return this.head + this.tail;
+    return `${this.head}\n[... ${this.omitted} characters omitted ...]\n${this.tail}`;
+  }
+}

@@ -1,0 +1,98 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { isInside } from './paths.js';
+
+/** The ignore rules of one directory's .gitignore, matched relative to that directory. */
+interface IgnoreLevel {
+  dir: string;
+  rules: Ignore;
+}
+
+export interface WalkOptions {
+  /** Project root: .gitignore files from here down to the start directory apply. */
+  root: string;
+  signal?: AbortSignal;
+}
+
+/** Never listed, whatever the ignore files say. */
+const ALWAYS_SKIPPED = new Set(['.git']);
+
+async function loadLevel(dir: string): Promise<IgnoreLevel | undefined> {
+  try {
+    const text = await readFile(path.join(dir, '.gitignore'), 'utf8');
+    return { dir, rules: ignore().add(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Git semantics: the deepest .gitignore with an opinion on the path decides. */
+function isIgnored(levels: IgnoreLevel[], absolute: string, isDirectory: boolean): boolean {
+  for (let index = levels.length - 1; index >= 0; index--) {
+    const level = levels[index];
+    const relative = path.relative(level.dir, absolute).split(path.sep).join('/');
+    const verdict = level.rules.test(isDirectory ? `${relative}/` : relative);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
+}
+
+/** The ignore levels that apply above `start`: the root's and every directory between. */
+async function ancestorLevels(root: string, start: string): Promise<IgnoreLevel[]> {
+  const base = isInside(root, start) ? root : start;
+  const dirs = [base];
+  for (let dir = start; dir !== base && isInside(base, dir); dir = path.dirname(dir)) dirs.splice(1, 0, dir);
+  const levels = await Promise.all(dirs.map(loadLevel));
+  return levels.filter((level): level is IgnoreLevel => level !== undefined);
+}
+
+async function isFileEntry(entry: Dirent, absolute: string): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  // Linked files are listed; linked directories are not followed, which keeps the walk free of cycles.
+  try {
+    return (await stat(absolute)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every file under `start` in a stable (sorted) order, honouring the .gitignore files of the tree and
+ * skipping `.git`. Stops early when the signal aborts or the consumer stops iterating.
+ */
+export async function* walkFiles(start: string, options: WalkOptions): AsyncGenerator<string> {
+  const levels = await ancestorLevels(options.root, start);
+  const ownLevel = levels.at(-1)?.dir === start;
+  yield* walkDirectory(start, ownLevel ? levels.slice(0, -1) : levels, options.signal);
+}
+
+async function* walkDirectory(
+  dir: string,
+  inherited: IgnoreLevel[],
+  signal: AbortSignal | undefined,
+): AsyncGenerator<string> {
+  if (signal?.aborted) return;
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const own = await loadLevel(dir);
+  const levels = own ? [...inherited, own] : inherited;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (signal?.aborted) return;
+    if (ALWAYS_SKIPPED.has(entry.name)) continue;
+    const absolute = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!isIgnored(levels, absolute, true)) yield* walkDirectory(absolute, levels, signal);
+    } else if (!isIgnored(levels, absolute, false) && (await isFileEntry(entry, absolute))) {
+      yield absolute;
+    }
+  }
+}

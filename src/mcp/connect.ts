@@ -41,9 +41,10 @@ export class McpConnectError extends Error {
 const CLIENT_INFO = { name: 'cadre', version: '0.1.0' };
 const STDERR_TAIL_CHARS = 2000;
 
+/** The message, with its cause's when there is one (`fetch failed` alone does not say the port is closed). */
 function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 function errorCode(error: unknown): unknown {
@@ -74,6 +75,7 @@ class StderrTail {
 
 interface OpenedTransport {
   transport: Transport;
+  /** The stdio child's pid once spawned; it outlives the SDK forgetting the process on close. */
   pid(): number | null;
   stderr: StderrTail;
 }
@@ -82,7 +84,22 @@ async function openTransport(config: McpServerConfig, cwd: string): Promise<Open
   const stderr = new StderrTail();
   if ('command' in config) {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const transport = new StdioClientTransport({
+    let pid: number | null = null;
+    let closing: Promise<void> | undefined;
+    // The SDK closes a transport itself when initialize fails; sharing that one close lets cadre await it
+    // (a second close would find no process and return at once), and remembering the pid lets cadre hurry it.
+    class TrackedStdioTransport extends StdioClientTransport {
+      override async start(): Promise<void> {
+        await super.start();
+        pid = this.pid;
+      }
+
+      override close(): Promise<void> {
+        closing ??= super.close();
+        return closing;
+      }
+    }
+    const transport = new TrackedStdioTransport({
       command: config.command,
       args: config.args ?? [],
       env: processEnv(config.env),
@@ -91,7 +108,7 @@ async function openTransport(config: McpServerConfig, cwd: string): Promise<Open
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk) => stderr.push(chunk));
-    return { transport, pid: () => transport.pid, stderr };
+    return { transport, pid: () => pid, stderr };
   }
   const { StreamableHTTPClientTransport } = await import(
     '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -130,9 +147,9 @@ async function listAllTools(client: Client, signal: AbortSignal): Promise<Remote
 }
 
 /** A child that failed to become a server is not worth the SDK's polite two-second stdin wait. */
-function closeFailed(client: Client, opened: OpenedTransport): Promise<void> {
+function closeFailed(opened: OpenedTransport): Promise<void> {
   const pid = opened.pid();
-  const closing = client.close().catch(() => undefined);
+  const closing = opened.transport.close().catch(() => undefined);
   if (pid !== null) {
     try {
       process.kill(pid, 'SIGTERM');
@@ -161,7 +178,7 @@ export async function connectServer(
     tools = await listAllTools(client, options.signal);
   } catch (error) {
     const cause = options.signal.aborted ? options.signal.reason : error;
-    throw new McpConnectError(describeFailure(cause, config, opened.stderr), closeFailed(client, opened));
+    throw new McpConnectError(describeFailure(cause, config, opened.stderr), closeFailed(opened));
   }
 
   let closedByCadre = false;

@@ -1,0 +1,251 @@
+import { createRequire } from 'node:module';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { McpServerConfig } from '../../src/config/schema.js';
+import { type McpManager, startMcp } from '../../src/mcp/manager.js';
+import { childPids, everythingServerEntry, toolContext, toolNamed } from './helpers.js';
+
+const everything: McpServerConfig = { command: process.execPath, args: [everythingServerEntry(), 'stdio'] };
+
+function start(servers: Record<string, McpServerConfig>, connectTimeoutMs?: number) {
+  const warnings: string[] = [];
+  const manager = startMcp(servers, {
+    cwd: process.cwd(),
+    onWarning: (message) => warnings.push(message),
+    connectTimeoutMs,
+  });
+  return { manager, warnings };
+}
+
+describe('startMcp over stdio with server-everything', () => {
+  let manager: McpManager;
+  let warnings: string[];
+
+  beforeAll(async () => {
+    ({ manager, warnings } = start({ everything }));
+    expect(manager.status()).toEqual([{ name: 'everything', state: 'connecting', toolCount: 0 }]);
+    await manager.ready;
+  });
+
+  afterAll(() => manager.close());
+
+  it('lists the tools under the mcp__everything__ prefix once connected', () => {
+    const names = manager.tools().map((tool) => tool.name);
+    expect(names).toContain('mcp__everything__echo');
+    expect(names).toContain('mcp__everything__get-sum');
+    expect(names.every((name) => /^mcp__everything__[A-Za-z0-9_-]+$/.test(name) && name.length <= 64)).toBe(
+      true,
+    );
+    expect(warnings).toEqual([]);
+    const [status] = manager.status();
+    expect(status).toMatchObject({ name: 'everything', state: 'connected', toolCount: names.length });
+    expect(childPids()).toContain(status.pid);
+  });
+
+  it('gives each tool its server description and schema and a none subject', () => {
+    const echo = toolNamed(manager.tools(), 'mcp__everything__echo');
+    expect(echo.description).toBe('Echoes back the input string');
+    expect(echo.inputJsonSchema).toMatchObject({
+      type: 'object',
+      properties: { message: { type: 'string' } },
+    });
+    expect(echo.subject({ message: 'x' })).toEqual({ kind: 'none' });
+  });
+
+  it('maps annotations: readOnlyHint tools are read, tools without it are write', () => {
+    const tools = manager.tools();
+    // server-everything marks echo and get-sum readOnlyHint: true; toggle-simulated-logging has both hints false.
+    expect(toolNamed(tools, 'mcp__everything__echo').safety).toBe('read');
+    expect(toolNamed(tools, 'mcp__everything__get-sum').safety).toBe('read');
+    expect(toolNamed(tools, 'mcp__everything__toggle-simulated-logging').safety).toBe('write');
+  });
+
+  it('calls echo for real', async () => {
+    const echo = toolNamed(manager.tools(), 'mcp__everything__echo');
+    expect(await echo.execute({ message: 'hello from cadre' }, toolContext())).toEqual({
+      output: 'Echo: hello from cadre',
+    });
+  });
+
+  it('maps a server-side input error to isError', async () => {
+    const echo = toolNamed(manager.tools(), 'mcp__everything__echo');
+    const result = await echo.execute({}, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/message/);
+  });
+
+  it('describes image content instead of dumping its data', async () => {
+    const image = toolNamed(manager.tools(), 'mcp__everything__get-tiny-image');
+    const result = await image.execute({}, toolContext());
+    expect(result.isError).toBeUndefined();
+    expect(result.output).toMatch(/\[image: image\/png, \d+ bytes\]/);
+  });
+
+  it('honours the call signal: an aborted call returns a cancelled error', async () => {
+    const longRunning = toolNamed(manager.tools(), 'mcp__everything__trigger-long-running-operation');
+    const controller = new AbortController();
+    const pending = longRunning.execute({ duration: 1, steps: 1 }, toolContext(controller.signal));
+    controller.abort();
+    expect(await pending).toEqual({
+      output: 'MCP tool "trigger-long-running-operation" was cancelled',
+      isError: true,
+    });
+  });
+});
+
+describe('closing', () => {
+  it('close() ends the child process and empties the tool list', async () => {
+    const { manager } = start({ everything });
+    await manager.ready;
+    const pid = manager.status()[0].pid;
+    expect(childPids()).toContain(pid);
+    await manager.close();
+    expect(childPids()).not.toContain(pid);
+    expect(manager.tools()).toEqual([]);
+    expect(manager.status()[0].state).toBe('closed');
+  });
+
+  it('aborting the start signal closes every server without warnings', async () => {
+    const controller = new AbortController();
+    const warnings: string[] = [];
+    const manager = startMcp(
+      { everything },
+      { cwd: process.cwd(), onWarning: (message) => warnings.push(message), signal: controller.signal },
+    );
+    await manager.ready;
+    const pid = manager.status()[0].pid;
+    controller.abort();
+    await manager.close();
+    expect(childPids()).not.toContain(pid);
+    expect(warnings).toEqual([]);
+  });
+
+  it('closing while servers are still connecting abandons them silently and leaves no child', async () => {
+    const before = childPids();
+    const { manager, warnings } = start({ everything });
+    await manager.close();
+    await manager.ready;
+    expect(manager.status()).toEqual([{ name: 'everything', state: 'closed', toolCount: 0 }]);
+    expect(warnings).toEqual([]);
+    expect(childPids()).toEqual(before);
+  });
+});
+
+describe('startMcp with servers that fail', () => {
+  let manager: McpManager | undefined;
+
+  afterEach(async () => {
+    await manager?.close();
+    manager = undefined;
+  });
+
+  it('warns once about a command that does not exist and keeps the other servers', async () => {
+    const started = start({ missing: { command: 'cadre-no-such-mcp-server' }, everything });
+    manager = started.manager;
+    await manager.ready;
+    expect(started.warnings).toEqual([
+      'MCP server "missing" failed to start: command not found: cadre-no-such-mcp-server',
+    ]);
+    expect(manager.tools().some((tool) => tool.name === 'mcp__everything__echo')).toBe(true);
+    expect(manager.tools().some((tool) => tool.name.startsWith('mcp__missing__'))).toBe(false);
+    expect(manager.status()).toEqual([
+      {
+        name: 'missing',
+        state: 'failed',
+        reason: 'command not found: cadre-no-such-mcp-server',
+        toolCount: 0,
+      },
+      expect.objectContaining({ name: 'everything', state: 'connected' }),
+    ]);
+  });
+
+  it('warns with a timeout about a server that hangs on start, and close() still ends it', async () => {
+    const hang: McpServerConfig = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    const before = childPids();
+    const started = start({ hang }, 500);
+    manager = started.manager;
+    await manager.ready;
+    expect(started.warnings).toEqual(['MCP server "hang" failed to start: did not connect within 0.5s']);
+    expect(manager.status()[0]).toMatchObject({ state: 'failed', reason: 'did not connect within 0.5s' });
+    await manager.close();
+    expect(childPids()).toEqual(before);
+  });
+
+  it('reports what a server that exits at start-up said on stderr', async () => {
+    const crash: McpServerConfig = {
+      command: process.execPath,
+      args: ['-e', 'console.error("boom: API key missing"); process.exit(1)'],
+    };
+    const started = start({ crash });
+    manager = started.manager;
+    await manager.ready;
+    expect(started.warnings).toHaveLength(1);
+    expect(started.warnings[0]).toMatch(
+      /^MCP server "crash" failed to start: .*\(stderr: boom: API key missing\)$/,
+    );
+  });
+
+  it('passes env merged over the process environment and resolves cwd against the project', async () => {
+    const probe: McpServerConfig = {
+      command: process.execPath,
+      args: [
+        '-e',
+        'console.error([process.env.CADRE_MCP_PROBE, process.cwd(), Boolean(process.env.PATH)].join(" ")); process.exit(1)',
+      ],
+      env: { CADRE_MCP_PROBE: 'from-config' },
+      cwd: 'test',
+    };
+    const started = start({ probe });
+    manager = started.manager;
+    await manager.ready;
+    expect(started.warnings[0]).toContain(`(stderr: from-config ${process.cwd()}/test true)`);
+  });
+
+  it('warns when a connected server dies, and drops its tools', async () => {
+    const require = createRequire(import.meta.url);
+    const fragileSource = `
+      const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+      const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+      const server = new McpServer({ name: 'fragile', version: '1.0.0' });
+      server.registerTool('crash', { description: 'Exits the server' }, async () => {
+        console.error('fragile: crashing on purpose');
+        process.exit(3);
+      });
+      server.connect(new StdioServerTransport());
+    `;
+    const warnings: string[] = [];
+    let announceWarning: () => void = () => undefined;
+    const warned = new Promise<void>((resolve) => {
+      announceWarning = resolve;
+    });
+    manager = startMcp(
+      { fragile: { command: process.execPath, args: ['-e', fragileSource] } },
+      {
+        cwd: process.cwd(),
+        onWarning: (message) => {
+          warnings.push(message);
+          announceWarning();
+        },
+      },
+    );
+    await manager.ready;
+    const crash = toolNamed(manager.tools(), 'mcp__fragile__crash');
+    const result = await crash.execute({}, toolContext());
+    await warned;
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/^MCP server "fragile" failed the call: .*Connection closed/);
+    expect(warnings).toEqual([
+      'MCP server "fragile" disconnected: connection closed (stderr: fragile: crashing on purpose)',
+    ]);
+    expect(manager.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
+    expect(manager.tools()).toEqual([]);
+  });
+
+  it('starts nothing and settles at once with no servers', async () => {
+    const started = start({});
+    manager = started.manager;
+    await manager.ready;
+    expect(manager.tools()).toEqual([]);
+    expect(manager.status()).toEqual([]);
+    expect(started.warnings).toEqual([]);
+  });
+});

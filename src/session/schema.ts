@@ -84,7 +84,8 @@ const MIGRATIONS: readonly string[] = [
     isolation TEXT,
     worktree_path TEXT,
     branch TEXT,
-    retry_of TEXT REFERENCES tasks(id) ON DELETE SET NULL
+    retry_of TEXT REFERENCES tasks(id) ON DELETE SET NULL,
+    owner_pid INTEGER
   );
   CREATE INDEX tasks_by_parent ON tasks(parent_session_id, created_at);
 

@@ -1,6 +1,6 @@
 import { definedEntries } from './defined.js';
 import { sortableId } from './ids.js';
-import type { StoreContext } from './sql.js';
+import type { SqlValue, StoreContext } from './sql.js';
 import {
   type NewSession,
   SESSION_STATUSES,
@@ -24,6 +24,9 @@ interface SessionRow {
   title: string | null;
   status: SessionStatus;
 }
+
+// SessionPatch keys, which are also their column names; only these reach the SQL text.
+const PATCHABLE_COLUMNS: readonly (keyof SessionPatch)[] = ['agent', 'model', 'title', 'status'];
 
 const COLUMNS = 'id, parent_id, created_at, updated_at, project_root, cwd, agent, model, title, status';
 
@@ -89,22 +92,21 @@ export function sessionsTable({ sql, now }: StoreContext): SessionsTable {
           `invalid session status "${patch.status}"; expected one of ${SESSION_STATUSES.join(', ')}`,
         );
       }
-      const current = getSession(id);
-      if (!current) throw new Error(`no session with id "${id}"`);
-      const next = { ...current, ...definedEntries(patch), updatedAt: now() };
-      sql.run(
-        `UPDATE sessions SET agent = @agent, model = @model, title = @title, status = @status,
-         updated_at = @updatedAt WHERE id = @id`,
-        {
-          id,
-          agent: next.agent,
-          model: next.model,
-          title: next.title,
-          status: next.status,
-          updatedAt: next.updatedAt,
-        },
+      // One UPDATE of just the given columns, so concurrent patches from other processes are not undone.
+      const fields = definedEntries(patch);
+      const values: Record<string, SqlValue> = { id, updatedAt: now() };
+      let assignments = '';
+      for (const key of PATCHABLE_COLUMNS) {
+        if (!(key in fields)) continue;
+        assignments += `${key} = @${key}, `;
+        values[key] = fields[key] ?? null;
+      }
+      const { changes } = sql.run(
+        `UPDATE sessions SET ${assignments}updated_at = @updatedAt WHERE id = @id`,
+        values,
       );
-      return next;
+      if (changes === 0) throw new Error(`no session with id "${id}"`);
+      return getSession(id) as SessionRecord;
     },
 
     lastSession(projectRoot) {

@@ -44,4 +44,6 @@ export interface StoreContext {
   sql: Sql;
   /** Epoch milliseconds; injected so tests control ordering. */
   now: () => number;
+  /** This process's id, recorded as the owner of the tasks it creates. */
+  pid: number;
 }

@@ -21,6 +21,8 @@ export interface SessionStoreOptions {
    * (SQLITE_BUSY). The wait blocks the event loop, which is acceptable for transactions this short.
    */
   busyTimeoutMs?: number;
+  /** Recorded as the owner of new tasks; defaults to process.pid. */
+  pid?: number;
 }
 
 /** Every method is synchronous and takes and returns plain data. */
@@ -56,7 +58,11 @@ export function openSessionStore(dir: string, options: SessionStoreOptions = {})
     db.close();
     throw error;
   }
-  const context: StoreContext = { sql: new Sql(db), now: options.now ?? Date.now };
+  const context: StoreContext = {
+    sql: new Sql(db),
+    now: options.now ?? Date.now,
+    pid: options.pid ?? process.pid,
+  };
   return {
     ...sessionsTable(context),
     ...messagesTable(context),

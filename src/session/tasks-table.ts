@@ -1,5 +1,6 @@
 import { definedEntries } from './defined.js';
 import { shortRandomId } from './ids.js';
+import { processIsAlive } from './process-alive.js';
 import type { SqlValue, StoreContext } from './sql.js';
 import {
   type NewTask,
@@ -49,12 +50,13 @@ interface TaskRow {
   worktree_path: string | null;
   branch: string | null;
   retry_of: string | null;
+  owner_pid: number | null;
 }
 
 const COLUMNS = `tasks.id, tasks.parent_session_id, tasks.child_session_id, tasks.profile, tasks.tier,
   tasks.model, tasks.description, tasks.prompt, tasks.status, tasks.background, tasks.result, tasks.error,
   tasks.input_tokens, tasks.output_tokens, tasks.cost_usd, tasks.created_at, tasks.started_at,
-  tasks.ended_at, tasks.isolation, tasks.worktree_path, tasks.branch, tasks.retry_of`;
+  tasks.ended_at, tasks.isolation, tasks.worktree_path, tasks.branch, tasks.retry_of, tasks.owner_pid`;
 
 function toRecord(row: TaskRow): TaskRecord {
   return {
@@ -80,6 +82,7 @@ function toRecord(row: TaskRow): TaskRecord {
     worktreePath: row.worktree_path,
     branch: row.branch,
     retryOf: row.retry_of,
+    ownerPid: row.owner_pid,
   };
 }
 
@@ -117,9 +120,15 @@ export interface TasksTable {
   getTask(idOrPrefix: string): TaskRecord | undefined;
   /** Newest first. `projectRoot` selects tasks whose parent session belongs to that project. */
   listTasks(query?: TaskQuery): TaskRecord[];
+  /**
+   * Marks queued and running tasks whose owning process has exited as failed (a crash or kill leaves
+   * them so), so `cadre tasks` does not report them running forever and they can be retried.
+   * Returns the tasks it changed.
+   */
+  interruptOrphanedTasks(isAlive?: (pid: number) => boolean): TaskRecord[];
 }
 
-export function tasksTable({ sql, now }: StoreContext): TasksTable {
+export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
   const byId = (id: string): TaskRecord | undefined => {
     const row = sql.get<TaskRow>(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`, id);
     return row && toRecord(row);
@@ -131,9 +140,9 @@ export function tasksTable({ sql, now }: StoreContext): TasksTable {
       const id = shortRandomId();
       sql.run(
         `INSERT INTO tasks (id, parent_session_id, profile, tier, model, description, prompt, status,
-           background, created_at, retry_of)
+           background, created_at, retry_of, owner_pid)
          VALUES (@id, @parentSessionId, @profile, @tier, @model, @description, @prompt, @status,
-           @background, @createdAt, @retryOf)`,
+           @background, @createdAt, @retryOf, @ownerPid)`,
         {
           id,
           parentSessionId: task.parentSessionId,
@@ -146,6 +155,7 @@ export function tasksTable({ sql, now }: StoreContext): TasksTable {
           background: task.background ? 1 : 0,
           createdAt: now(),
           retryOf: task.retryOf ?? null,
+          ownerPid: pid,
         },
       );
       return byId(id) as TaskRecord;
@@ -154,7 +164,8 @@ export function tasksTable({ sql, now }: StoreContext): TasksTable {
     updateTask(id, patch) {
       checkStatus(patch.status);
       const fields = definedEntries(patch);
-      const keys = Object.keys(fields) as (keyof TaskPatch)[];
+      // Only known keys reach the SQL text, whatever else a caller's object carries.
+      const keys = (Object.keys(PATCH_COLUMNS) as (keyof TaskPatch)[]).filter((key) => key in fields);
       if (keys.length > 0) {
         const assignments = keys.map((key) => `${PATCH_COLUMNS[key]} = @${key}`).join(', ');
         const values: Record<string, SqlValue> = { id };
@@ -203,6 +214,27 @@ export function tasksTable({ sql, now }: StoreContext): TasksTable {
         },
       );
       return rows.map(toRecord);
+    },
+
+    interruptOrphanedTasks(isAlive = processIsAlive) {
+      const unfinished = sql.all<{ id: string; owner_pid: number }>(
+        "SELECT id, owner_pid FROM tasks WHERE status IN ('queued', 'running') AND owner_pid IS NOT NULL",
+      );
+      const orphans = unfinished.filter((task) => task.owner_pid !== pid && !isAlive(task.owner_pid));
+      return sql.transaction(() =>
+        orphans.flatMap((task) => {
+          // Re-checks the status: another process may have settled the task since it was read.
+          const { changes } = sql.run(
+            `UPDATE tasks SET status = 'failed', error = ?, ended_at = ?
+             WHERE id = ? AND status IN ('queued', 'running')`,
+            `interrupted: the cadre process running it (pid ${task.owner_pid}) exited before it finished`,
+            now(),
+            task.id,
+          );
+          const updated = changes === 1 ? byId(task.id) : undefined;
+          return updated ? [updated] : [];
+        }),
+      );
     },
   };
 }

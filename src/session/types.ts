@@ -134,6 +134,8 @@ export interface TaskRecord {
   worktreePath: string | null;
   branch: string | null;
   retryOf: string | null;
+  /** The cadre process that created the task and runs it. */
+  ownerPid: number | null;
 }
 
 export interface NewTask {

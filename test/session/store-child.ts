@@ -18,6 +18,7 @@ if (mode === 'kill') {
   store.recordUsage(session.id, 1, { inputTokens: 10, outputTokens: 1 });
   store.appendMessages(session.id, [{ role: 'assistant', content: [{ type: 'text', text: 'turn two' }] }], 2);
   store.recordUsage(session.id, 2, { inputTokens: 20, outputTokens: 2 });
+  store.createTask({ parentSessionId: session.id, prompt: 'never finishes', status: 'running' });
 
   // The turn in flight: written inside a transaction that never commits.
   const raw = new Database(join(dir, DATABASE_FILE));

@@ -144,7 +144,7 @@ describe('session store file', () => {
     expect([...byProcess.values()]).toEqual([ascending, ascending]);
   });
 
-  it('keeps both completed turns of a process killed mid-run, and drops the turn in flight', async () => {
+  it('keeps both completed turns of a process killed mid-run, drops the turn in flight, fails its task', async () => {
     const dir = tempDir();
     const exit = await runChild(['kill', dir]);
     expect(exit.signal).toBe('SIGKILL');
@@ -159,6 +159,8 @@ describe('session store file', () => {
     ]);
     expect(store.lastTurn(sessionId)).toBe(2);
     expect(store.sessionUsage(sessionId)).toMatchObject({ inputTokens: 30, outputTokens: 3 });
+    const [orphan] = store.interruptOrphanedTasks();
+    expect(orphan).toMatchObject({ parentSessionId: sessionId, status: 'failed' });
     // The dead process's write lock is gone: this process can write.
     store.appendMessages(sessionId, [{ role: 'user', content: 'resumed' }], 3);
     expect(store.lastTurn(sessionId)).toBe(3);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/session/store.js';
 import { AmbiguousTaskIdError } from '../../src/session/tasks-table.js';
 import type { TaskStatus } from '../../src/session/types.js';
 import { useTempStore } from './temp-store.js';
@@ -37,6 +38,7 @@ describe('tasks table', () => {
       worktreePath: null,
       branch: null,
       retryOf: null,
+      ownerPid: process.pid,
     });
     expect(store.getTask(task.id)).toEqual(task);
   });
@@ -174,5 +176,40 @@ describe('tasks table', () => {
     expect(store.listTasks({ projectRoot: '/alpha' }).map((t) => t.id)).toEqual([a2.id, a1.id]);
     expect(store.listTasks({ projectRoot: '/alpha', status: 'running' }).map((t) => t.id)).toEqual([a2.id]);
     expect(store.listTasks({ limit: 2 }).map((t) => t.id)).toEqual([a2.id, b1.id]);
+  });
+
+  it('fails the unfinished tasks of processes that have exited, and only those', () => {
+    const { dir } = temp();
+    const parent = parentSession();
+    const deadOwner = openSessionStore(dir, { pid: 111 });
+    const liveOwner = openSessionStore(dir, { pid: 222 });
+    try {
+      const orphanRunning = deadOwner.createTask({
+        parentSessionId: parent.id,
+        prompt: 'p',
+        status: 'running',
+      });
+      const orphanQueued = deadOwner.createTask({ parentSessionId: parent.id, prompt: 'p' });
+      const finished = deadOwner.createTask({ parentSessionId: parent.id, prompt: 'p', status: 'completed' });
+      const alive = liveOwner.createTask({ parentSessionId: parent.id, prompt: 'p', status: 'running' });
+      const mine = temp().store.createTask({ parentSessionId: parent.id, prompt: 'p', status: 'running' });
+
+      const isAlive = (pid: number) => pid === 222;
+      const interrupted = temp().store.interruptOrphanedTasks(isAlive);
+
+      expect(interrupted.map((task) => task.id).sort()).toEqual([orphanRunning.id, orphanQueued.id].sort());
+      for (const task of interrupted) {
+        expect(task).toMatchObject({ status: 'failed', ownerPid: 111, endedAt: expect.any(Number) });
+        expect(task.error).toMatch(/interrupted: the cadre process running it \(pid 111\) exited/);
+      }
+      const { store } = temp();
+      expect(store.getTask(finished.id)?.status).toBe('completed');
+      expect(store.getTask(alive.id)?.status).toBe('running');
+      expect(store.getTask(mine.id)?.status).toBe('running');
+      expect(store.interruptOrphanedTasks(isAlive)).toEqual([]);
+    } finally {
+      deadOwner.close();
+      liveOwner.close();
+    }
   });
 });

@@ -1,0 +1,9 @@
+/** Whether a process with this id exists (signal 0 only checks; EPERM means it exists as another user). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

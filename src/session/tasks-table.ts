@@ -20,9 +20,11 @@ const AMBIGUITY_CANDIDATES_SHOWN = 10;
 export class AmbiguousTaskIdError extends Error {
   constructor(
     readonly prefix: string,
+    /** The first matching ids, in order; `more` says whether others were left out. */
     readonly candidates: string[],
+    readonly more: boolean,
   ) {
-    super(`task id "${prefix}" is ambiguous; it matches ${candidates.join(', ')}`);
+    super(`task id "${prefix}" is ambiguous; it matches ${candidates.join(', ')}${more ? ' and more' : ''}`);
     this.name = 'AmbiguousTaskIdError';
   }
 }
@@ -192,8 +194,7 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
       if (matches.length === 0) return undefined;
       if (matches.length > 1) {
         const shown = matches.slice(0, AMBIGUITY_CANDIDATES_SHOWN).map((match) => match.id);
-        if (matches.length > AMBIGUITY_CANDIDATES_SHOWN) shown.push('…');
-        throw new AmbiguousTaskIdError(idOrPrefix, shown);
+        throw new AmbiguousTaskIdError(idOrPrefix, shown, matches.length > AMBIGUITY_CANDIDATES_SHOWN);
       }
       return byId(matches[0].id);
     },

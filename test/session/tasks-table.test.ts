@@ -4,6 +4,16 @@ import { AmbiguousTaskIdError } from '../../src/session/tasks-table.js';
 import type { TaskStatus } from '../../src/session/types.js';
 import { useTempStore } from './temp-store.js';
 
+function ambiguityOf(lookup: () => unknown): AmbiguousTaskIdError {
+  try {
+    lookup();
+  } catch (error) {
+    if (error instanceof AmbiguousTaskIdError) return error;
+    throw error;
+  }
+  throw new Error('expected an AmbiguousTaskIdError, but the lookup succeeded');
+}
+
 describe('tasks table', () => {
   const temp = useTempStore();
 
@@ -150,16 +160,29 @@ describe('tasks table', () => {
     if (prefix === undefined) throw new Error('pigeonhole principle violated');
     const expected = ids.filter((id) => id.startsWith(prefix)).sort();
 
-    let thrown: unknown;
-    try {
-      store.getTask(prefix);
-    } catch (error) {
-      thrown = error;
+    const ambiguity = ambiguityOf(() => store.getTask(prefix));
+    expect(ambiguity.candidates).toEqual(expected.slice(0, 10));
+    expect(ambiguity.more).toBe(expected.length > 10);
+    for (const id of ambiguity.candidates) expect(ambiguity.message).toContain(id);
+  });
+
+  it('lists at most 10 candidates and says when there are more', () => {
+    const { store } = temp();
+    const parent = parentSession();
+    // At most 161 ids over 16 first digits before one digit has 11 of them.
+    const byDigit = new Map<string, number>();
+    let crowded: string | undefined;
+    while (crowded === undefined) {
+      const digit = store.createTask({ parentSessionId: parent.id, prompt: 'p' }).id[0];
+      const count = (byDigit.get(digit) ?? 0) + 1;
+      byDigit.set(digit, count);
+      if (count === 11) crowded = digit;
     }
-    expect(thrown).toBeInstanceOf(AmbiguousTaskIdError);
-    const ambiguity = thrown as AmbiguousTaskIdError;
-    expect(ambiguity.candidates).toEqual(expected);
-    for (const id of expected) expect(ambiguity.message).toContain(id);
+    const prefix = crowded;
+    const ambiguity = ambiguityOf(() => store.getTask(prefix));
+    expect(ambiguity.candidates).toHaveLength(10);
+    expect(ambiguity.more).toBe(true);
+    expect(ambiguity.message).toMatch(/ and more$/);
   });
 
   it('lists tasks newest first, by parent session, project and status', () => {

@@ -1,0 +1,285 @@
+import { SAFETY_ORDER, type SafetyClass } from '../tool/tool.js';
+import { basename, classifyCommand, unwrapCommand } from './bash-classify.js';
+import { absolutePath, isInside, realPath } from './paths.js';
+import {
+  type LexedCommand,
+  lexShell,
+  type ShellRedirect,
+  type ShellWord,
+  type SimpleCommand,
+} from './shell-lexer.js';
+
+/** One simple command as rules see it (SPEC 6.1). */
+export interface BashCommand {
+  /** Assignments and words with quoting resolved, joined by single spaces: what `bash(…)` patterns match. */
+  text: string;
+  words: string[];
+  assignments: string[];
+  /** Wrappers this command runs through, outermost first (`sudo`, `env`, `sh`, …). */
+  wrappers: string[];
+  /**
+   * A form derived from another command (the command a wrapper runs, the basename of `/bin/rm`, the
+   * command without its assignments). Derived forms can be denied or asked by rules, never allowed:
+   * allowing the outer form needs a rule written for that exact form.
+   */
+  derived: boolean;
+  safety: SafetyClass;
+  why: string;
+}
+
+/** An output redirection, checked as a `write` of its target (SPEC 6.1). */
+export interface BashRedirect {
+  op: string;
+  target: string;
+  /** Real paths the target may denote (one per working directory the command may have `cd`ed to). */
+  paths: string[];
+  truncates: boolean;
+  outsideProject: boolean;
+}
+
+export interface BashAnalysis {
+  command: string;
+  commands: BashCommand[];
+  redirects: BashRedirect[];
+  /** The most severe part's class; destructive whenever there are problems. */
+  safety: SafetyClass;
+  why: string;
+  /** What the analyser could not follow; any problem makes the command destructive and opaque to allows. */
+  problems: string[];
+}
+
+interface Syntax {
+  commands: BashCommand[];
+  redirects: { redirect: ShellRedirect; cwdIndex: number }[];
+  /** Working directories in order of `cd`: index 0 is the project root; later entries are raw targets. */
+  cdTargets: string[];
+  problems: string[];
+  sources: string[];
+}
+
+type ShParse = (text: string) => Promise<unknown>;
+let shParser: Promise<ShParse> | undefined;
+
+/** sh-syntax loads a WASM module; it is imported on the first bash analysis only (cold start). */
+function loadParser(): Promise<ShParse> {
+  shParser ??= import('sh-syntax').then((module) => (text: string) => module.parse(text));
+  return shParser;
+}
+
+const MAX_DEPTH = 8;
+const CACHE_LIMIT = 4096;
+const syntaxCache = new Map<string, Syntax>();
+const DEVICE_SINKS = /^\/dev\/(null|stdout|stderr|fd\/\d+|tty)$/;
+const NETWORK_DEVICE = /^\/dev\/(tcp|udp)\//;
+const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+const APPENDING_OPS = new Set(['>>', '&>>', '<>']);
+
+/** Splits, classes and resolves a bash command against the project `root` and `home` (SPEC 6.1, 6.5). */
+export async function analyzeBash(command: string, root: string, home: string): Promise<BashAnalysis> {
+  let syntax = syntaxCache.get(command);
+  if (!syntax) {
+    syntax = collect(command);
+    const parse = await loadParser();
+    for (const source of syntax.sources) {
+      try {
+        await parse(source);
+      } catch (error) {
+        syntax.problems.push(`parse error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (syntaxCache.size >= CACHE_LIMIT) syntaxCache.delete(syntaxCache.keys().next().value ?? '');
+    syntaxCache.set(command, syntax);
+  }
+  return resolveSyntax(command, syntax, root, home);
+}
+
+function collect(command: string): Syntax {
+  const syntax: Syntax = { commands: [], redirects: [], cdTargets: [], problems: [], sources: [] };
+  collectSource(command, false, [], syntax, 0);
+  return syntax;
+}
+
+function collectSource(
+  source: string,
+  derived: boolean,
+  wrappers: string[],
+  syntax: Syntax,
+  depth: number,
+): void {
+  if (depth > MAX_DEPTH) {
+    syntax.problems.push('nesting too deep to follow');
+    return;
+  }
+  syntax.sources.push(source);
+  const lexed: LexedCommand = lexShell(source);
+  syntax.problems.push(...lexed.problems);
+  for (const simple of lexed.commands) addSimpleCommand(simple, derived, wrappers, syntax, depth);
+  for (const inner of lexed.substitutions) collectSource(inner, derived, wrappers, syntax, depth + 1);
+}
+
+function addSimpleCommand(
+  simple: SimpleCommand,
+  derived: boolean,
+  wrappers: string[],
+  syntax: Syntax,
+  depth: number,
+): void {
+  const words = simple.words.map((w) => w.value);
+  const assignments = simple.assignments.map((w) => w.value);
+  const first = simple.words[0];
+  if (first && (first.dynamic || first.glob)) {
+    syntax.problems.push(`command name "${first.raw}" is computed at run time`);
+  }
+  if (words[0] === 'cd' || words[0] === 'pushd') trackDirectoryChange(simple.words[1], syntax);
+  if (words[0] === 'popd') syntax.problems.push('popd changes to a directory not known in advance');
+  for (const redirect of simple.redirects) addRedirect(redirect, syntax);
+  const text = [...assignments, ...words].join(' ');
+  if (words.length === 0) {
+    if (assignments.length > 0) {
+      const why = 'a variable assignment changes the environment of later commands';
+      syntax.commands.push({ text, words, assignments, wrappers, derived, safety: 'write', why });
+    }
+    return;
+  }
+  const classes = classifyWords(words, wrappers, syntax, depth);
+  let { safety, why } = classes;
+  if (assignments.length > 0) {
+    safety = maxSafety(safety, 'write');
+    why = `${why}; prefixed by assignments`;
+    syntax.commands.push({
+      text: words.join(' '),
+      words,
+      assignments: [],
+      wrappers,
+      derived: true,
+      safety,
+      why,
+    });
+  }
+  if (words[0].includes('/')) {
+    const bare = [basename(words[0]), ...words.slice(1)];
+    syntax.commands.push({
+      text: bare.join(' '),
+      words: bare,
+      assignments: [],
+      wrappers,
+      derived: true,
+      safety,
+      why,
+    });
+  }
+  syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
+}
+
+/** The class of a command, following wrappers into the commands they run (which become derived forms). */
+function classifyWords(
+  words: string[],
+  wrappers: string[],
+  syntax: Syntax,
+  depth: number,
+): { safety: SafetyClass; why: string } {
+  const unwrapped = unwrapCommand(words);
+  if (!unwrapped) return classifyCommand(words);
+  const innerWrappers = [...wrappers, unwrapped.wrapper];
+  const before = syntax.commands.length;
+  if (unwrapped.innerWords && unwrapped.innerWords.length > 0) {
+    const inner = unwrapped.innerWords;
+    const innerClass = classifyWords(inner, innerWrappers, syntax, depth);
+    syntax.commands.push({
+      text: inner.join(' '),
+      words: inner,
+      assignments: [],
+      wrappers: innerWrappers,
+      derived: true,
+      ...innerClass,
+    });
+  } else if (unwrapped.innerSource !== undefined) {
+    collectSource(unwrapped.innerSource, true, innerWrappers, syntax, depth + 1);
+  }
+  let safety = unwrapped.safety;
+  let why = `${unwrapped.wrapper} runs another command`;
+  for (const inner of syntax.commands.slice(before)) {
+    if (SAFETY_ORDER.indexOf(inner.safety) > SAFETY_ORDER.indexOf(safety)) {
+      safety = inner.safety;
+      why = `${unwrapped.wrapper} runs "${inner.text}": ${inner.why}`;
+    }
+  }
+  if (unwrapped.safety === 'destructive') why = `${unwrapped.wrapper} is destructive`;
+  return { safety, why };
+}
+
+function trackDirectoryChange(target: ShellWord | undefined, syntax: Syntax): void {
+  if (target && (target.dynamic || target.glob || target.value === '-')) {
+    syntax.problems.push(`cd to "${target.raw}" is computed at run time`);
+    return;
+  }
+  syntax.cdTargets.push(target ? target.value : '~');
+}
+
+function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
+  const target = redirect.target;
+  if (NETWORK_DEVICE.test(target.value)) {
+    syntax.problems.push(`redirection to the network device ${target.value}`);
+    return;
+  }
+  if (!OUTPUT_OPS.has(redirect.op)) return;
+  if (redirect.op === '>&' && /^(\d+|-)$/.test(target.value)) return;
+  if (target.dynamic || target.glob) {
+    syntax.problems.push(`redirection target "${target.raw}" is computed at run time`);
+    return;
+  }
+  if (DEVICE_SINKS.test(target.value)) return;
+  syntax.redirects.push({ redirect, cwdIndex: syntax.cdTargets.length });
+}
+
+function resolveSyntax(command: string, syntax: Syntax, root: string, home: string): BashAnalysis {
+  const cwds = [root];
+  for (const target of syntax.cdTargets) {
+    for (const cwd of [...cwds]) {
+      const next = absolutePath(target, cwd, home);
+      if (!cwds.includes(next)) cwds.push(next);
+    }
+  }
+  const redirects = syntax.redirects.map(({ redirect, cwdIndex }) => {
+    // After a cd, the target is checked against every directory the shell may be in.
+    const candidates = cwdIndex === 0 ? [root] : cwds;
+    const paths = [
+      ...new Set(candidates.map((cwd) => realPath(absolutePath(redirect.target.value, cwd, home)))),
+    ];
+    return {
+      op: redirect.op,
+      target: redirect.target.value,
+      paths,
+      truncates: !APPENDING_OPS.has(redirect.op),
+      outsideProject: paths.some((p) => !isInside(p, root)),
+    };
+  });
+  let safety: SafetyClass = 'read';
+  let why = syntax.commands[0]?.why ?? 'no commands';
+  for (const part of syntax.commands) {
+    if (SAFETY_ORDER.indexOf(part.safety) > SAFETY_ORDER.indexOf(safety)) {
+      safety = part.safety;
+      why = part.why;
+    }
+  }
+  for (const redirect of redirects) {
+    const redirectClass: SafetyClass =
+      redirect.outsideProject && redirect.truncates ? 'destructive' : 'write';
+    if (SAFETY_ORDER.indexOf(redirectClass) > SAFETY_ORDER.indexOf(safety)) {
+      safety = redirectClass;
+      why =
+        redirectClass === 'destructive'
+          ? `redirection truncates ${redirect.target} outside the project`
+          : `redirection writes ${redirect.target}`;
+    }
+  }
+  if (syntax.problems.length > 0) {
+    safety = 'destructive';
+    why = `not fully understood: ${syntax.problems[0]}`;
+  }
+  return { command, commands: syntax.commands, redirects, safety, why, problems: [...syntax.problems] };
+}
+
+export function maxSafety(a: SafetyClass, b: SafetyClass): SafetyClass {
+  return SAFETY_ORDER.indexOf(a) >= SAFETY_ORDER.indexOf(b) ? a : b;
+}

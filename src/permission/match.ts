@@ -1,0 +1,138 @@
+import picomatch from 'picomatch';
+import type { PermissionSubject } from '../tool/tool.js';
+import { isInside } from './paths.js';
+import type { Rule } from './rules.js';
+
+/** Where relative and `~/` path patterns are anchored. */
+export interface MatchContext {
+  root: string;
+  home: string;
+}
+
+const regexCache = new Map<string, RegExp>();
+const globCache = new Map<string, (path: string) => boolean>();
+
+function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    if (cache.size > 10_000) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `*` in a tool name matches any characters (`mcp__fs__*`, `*`). */
+export function toolMatches(ruleTool: string, tool: string): boolean {
+  if (!ruleTool.includes('*')) return ruleTool === tool;
+  const regex = cached(
+    regexCache,
+    `tool:${ruleTool}`,
+    () => new RegExp(`^${ruleTool.split('*').map(escapeRegex).join('.*')}$`),
+  );
+  return regex.test(tool);
+}
+
+/**
+ * `*` matches any characters; a trailing ` *` also matches nothing (`git diff *` matches `git diff`), and
+ * the space before it is a word boundary (`ls *` does not match `lsof`). Claude Code's `git diff:*` is
+ * read as `git diff *`.
+ */
+export function bashPatternMatches(pattern: string, command: string): boolean {
+  const regex = cached(regexCache, `bash:${pattern}`, () => compileBashPattern(pattern));
+  return regex.test(command);
+}
+
+function compileBashPattern(pattern: string): RegExp {
+  const normalised = pattern.endsWith(':*') ? `${pattern.slice(0, -2)} *` : pattern;
+  if (normalised === '*') return /^[\s\S]*$/;
+  const trailing = normalised.endsWith(' *');
+  const body = trailing ? normalised.slice(0, -2) : normalised;
+  const source = body.split('*').map(escapeRegex).join('[\\s\\S]*');
+  return new RegExp(`^${source}${trailing ? '(?: [\\s\\S]*)?' : ''}$`);
+}
+
+/**
+ * Gitignore-style match of an absolute, symlink-resolved path. Relative patterns are anchored at the
+ * project root and never match outside it; a pattern without `/` matches a name at any depth; a matched
+ * directory covers everything below it. `/abs` and `~/…` patterns are absolute.
+ */
+export function pathPatternMatches(pattern: string, path: string, context: MatchContext): boolean {
+  if (pattern === '*' || pattern === '**') return isInside(path, context.root);
+  if (pattern.startsWith('~/') || pattern === '~') {
+    return absoluteGlob(`${context.home}${pattern.slice(1)}`)(path);
+  }
+  if (pattern.startsWith('/')) return absoluteGlob(pattern)(path);
+  if (!isInside(path, context.root) || path === context.root) return false;
+  const relative = path.slice(context.root.length + 1);
+  return relativeGlob(pattern)(relative);
+}
+
+function absoluteGlob(pattern: string): (path: string) => boolean {
+  return cached(globCache, `abs:${pattern}`, () => {
+    const base = pattern.replace(/\/+$/, '');
+    return picomatch([base, `${base}/**`], { dot: true });
+  });
+}
+
+function relativeGlob(pattern: string): (path: string) => boolean {
+  return cached(globCache, `rel:${pattern}`, () => {
+    const base = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
+    const anchored = base.includes('/');
+    const glob = anchored ? base.replace(/^\//, '') : `**/${base}`;
+    return picomatch([glob, `${glob}/**`], { dot: true });
+  });
+}
+
+/** `domain:example.com` matches the host and its subdomains; `domain:*.example.com` only subdomains. */
+export function urlPatternMatches(pattern: string, url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (!pattern.startsWith('domain:')) return globText(pattern, url);
+  const domain = pattern.slice('domain:'.length).toLowerCase();
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+function globText(pattern: string, text: string): boolean {
+  const regex = cached(
+    regexCache,
+    `text:${pattern}`,
+    () => new RegExp(`^${pattern.split('*').map(escapeRegex).join('[\\s\\S]*')}$`),
+  );
+  return regex.test(text);
+}
+
+/** True when `rule` applies to a call of `tool` on `subject` (paths already absolute and real). */
+export function ruleMatches(
+  rule: Rule,
+  tool: string,
+  subject: PermissionSubject,
+  context: MatchContext,
+): boolean {
+  if (!toolMatches(rule.tool, tool)) return false;
+  if (rule.pattern === undefined) return true;
+  switch (subject.kind) {
+    case 'bash':
+      return bashPatternMatches(rule.pattern, subject.command);
+    case 'path':
+      return (
+        subject.paths.length > 0 &&
+        subject.paths.every((p) => pathPatternMatches(rule.pattern ?? '', p, context))
+      );
+    case 'url':
+      return urlPatternMatches(rule.pattern, subject.url);
+    case 'name':
+      return globText(rule.pattern, subject.value);
+    case 'none':
+      return rule.pattern === '*';
+  }
+}

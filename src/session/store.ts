@@ -11,6 +11,14 @@ import { type TasksTable, tasksTable } from './tasks-table.js';
 import { type ToolCallsTable, toolCallsTable } from './tool-calls-table.js';
 import { type UsageTable, usageTable } from './usage-table.js';
 
+export { BLOB_THRESHOLD_BYTES } from './blobs-table.js';
+export type { StoredMessage } from './messages-table.js';
+// The module's whole surface from one import, for the lazily loaded CLI paths.
+export { AmbiguousTaskIdError } from './tasks-table.js';
+export { TOOL_OUTPUT_KEEP_CHARS } from './tool-calls-table.js';
+export type * from './types.js';
+export { SESSION_STATUSES, TASK_STATUSES } from './types.js';
+
 export const DATABASE_FILE = 'cadre.db';
 
 export interface SessionStoreOptions {

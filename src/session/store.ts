@@ -11,9 +11,9 @@ import { type TasksTable, tasksTable } from './tasks-table.js';
 import { type ToolCallsTable, toolCallsTable } from './tool-calls-table.js';
 import { type UsageTable, usageTable } from './usage-table.js';
 
+// The module's whole surface from one import, for the lazily loaded CLI paths.
 export { BLOB_THRESHOLD_BYTES } from './blobs-table.js';
 export type { StoredMessage } from './messages-table.js';
-// The module's whole surface from one import, for the lazily loaded CLI paths.
 export { AmbiguousTaskIdError } from './tasks-table.js';
 export { TOOL_OUTPUT_KEEP_CHARS } from './tool-calls-table.js';
 export type * from './types.js';

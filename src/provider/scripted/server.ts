@@ -56,7 +56,7 @@ export interface ScriptedServer {
   readonly requests: readonly RecordedRequest[];
   /** Resolves once `count` requests have arrived (not necessarily finished); rejects after `timeoutMs`. */
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
-  /** Stops listening and drops open connections, including replies still in their delay. */
+  /** Stops listening and drops open connections, including replies still in their delay. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -279,6 +279,7 @@ export async function startScriptedServer(
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closed: Promise<void> | undefined;
 
   return {
     url,
@@ -306,11 +307,12 @@ export async function startScriptedServer(
       });
     },
     close() {
-      closing.abort();
-      return new Promise<void>((resolve, reject) => {
+      closed ??= new Promise<void>((resolve, reject) => {
+        closing.abort();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       });
+      return closed;
     },
   };
 }

@@ -1,4 +1,7 @@
-import { EXPLORE_PROMPT, GENERAL_PROMPT, REVIEW_PROMPT, SECURITY_REVIEW_PROMPT } from './builtin-prompts.js';
+import EXPLORE_PROMPT from './explore.txt';
+import GENERAL_PROMPT from './general.txt';
+import REVIEW_PROMPT from './review.txt';
+import SECURITY_REVIEW_PROMPT from './security-review.txt';
 import { WRITER_TOOLS } from './tool-lists.js';
 import { DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_SECS, type Profile } from './types.js';
 
@@ -26,21 +29,21 @@ export function builtinProfiles(): Profile[] {
     builtin({
       name: 'explore',
       description: 'Read-only researcher: searches and reads the repo, reports findings with file anchors',
-      prompt: EXPLORE_PROMPT,
+      prompt: EXPLORE_PROMPT.trim(),
       tier: 'readonly',
       readOnly: true,
     }),
     builtin({
       name: 'general',
       description: 'General-purpose subagent that can read, edit files and run commands',
-      prompt: GENERAL_PROMPT,
+      prompt: GENERAL_PROMPT.trim(),
       tier: 'readwrite',
       readOnly: false,
     }),
     builtin({
       name: 'review',
       description: 'Read-only code review: actionable findings ordered by severity',
-      prompt: REVIEW_PROMPT,
+      prompt: REVIEW_PROMPT.trim(),
       tier: 'readonly',
       readOnly: true,
       maxOutputTokens: REVIEW_OUTPUT_CAP,
@@ -49,7 +52,7 @@ export function builtinProfiles(): Profile[] {
     builtin({
       name: 'security-review',
       description: 'Read-only security review: exploitable findings ordered by severity',
-      prompt: SECURITY_REVIEW_PROMPT,
+      prompt: SECURITY_REVIEW_PROMPT.trim(),
       tier: 'readonly',
       readOnly: true,
       maxOutputTokens: REVIEW_OUTPUT_CAP,

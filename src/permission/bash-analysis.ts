@@ -156,11 +156,11 @@ function addSimpleCommand(
       why,
     });
   }
-  if (words[0].includes('/')) {
-    const bare = [basename(words[0]), ...words.slice(1)];
+  for (const variant of variantsOf(words)) {
+    const variantText = variant.join(' ');
     syntax.commands.push({
-      text: bare.join(' '),
-      words: bare,
+      text: variantText,
+      words: variant,
       assignments: [],
       wrappers,
       derived: true,
@@ -185,14 +185,17 @@ function classifyWords(
   if (unwrapped.innerWords && unwrapped.innerWords.length > 0) {
     const inner = unwrapped.innerWords;
     const innerClass = classifyWords(inner, innerWrappers, syntax, depth);
-    syntax.commands.push({
-      text: inner.join(' '),
-      words: inner,
-      assignments: [],
-      wrappers: innerWrappers,
-      derived: true,
-      ...innerClass,
-    });
+    for (const form of [inner, ...variantsOf(inner)]) {
+      const formText = form.join(' ');
+      syntax.commands.push({
+        text: formText,
+        words: form,
+        assignments: [],
+        wrappers: innerWrappers,
+        derived: true,
+        ...innerClass,
+      });
+    }
   } else if (unwrapped.innerSource !== undefined) {
     collectSource(unwrapped.innerSource, true, innerWrappers, syntax, depth + 1);
   }
@@ -208,12 +211,44 @@ function classifyWords(
   return { safety, why };
 }
 
+/**
+ * Other spellings of the same command that deny rules must still catch: `/bin/rm x` is also `rm x`,
+ * `git -C . --no-pager push` is also `git push`.
+ */
+function variantsOf(words: string[]): string[][] {
+  const variants: string[][] = [];
+  const bare = [basename(words[0]), ...words.slice(1)];
+  if (words[0].includes('/')) variants.push(bare);
+  if (bare[0] === 'git') {
+    let index = 1;
+    while (index < bare.length && bare[index].startsWith('-')) {
+      index += GIT_OPTIONS_WITH_VALUE.has(bare[index]) ? 2 : 1;
+    }
+    if (index > 1) variants.push(['git', ...bare.slice(index)]);
+  }
+  return variants;
+}
+
+const GIT_OPTIONS_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+]);
+
 function trackDirectoryChange(target: ShellWord | undefined, syntax: Syntax): void {
-  if (target && (target.dynamic || target.glob || target.value === '-')) {
+  if (target && (target.dynamic || target.glob || target.value === '-' || isUserTilde(target))) {
     syntax.problems.push(`cd to "${target.raw}" is computed at run time`);
     return;
   }
   syntax.cdTargets.push(target ? target.value : '~');
+}
+
+/** `~user/…` expands to another user's home, which the analyser does not look up. */
+function isUserTilde(word: ShellWord): boolean {
+  return word.tilde && word.value !== '~' && !word.value.startsWith('~/');
 }
 
 function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
@@ -224,7 +259,7 @@ function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
   }
   if (!OUTPUT_OPS.has(redirect.op)) return;
   if (redirect.op === '>&' && /^(\d+|-)$/.test(target.value)) return;
-  if (target.dynamic || target.glob) {
+  if (target.dynamic || target.glob || isUserTilde(target)) {
     syntax.problems.push(`redirection target "${target.raw}" is computed at run time`);
     return;
   }

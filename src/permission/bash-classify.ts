@@ -325,6 +325,7 @@ const TRANSPARENT_WRAPPERS = new Set([
   'stdbuf',
   'setsid',
   'unbuffer',
+  'coproc',
   'xargs',
   'flock',
   'chroot',

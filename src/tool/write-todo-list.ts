@@ -7,7 +7,9 @@ const schema = z.object({
     .array(
       z.object({
         content: z.string().min(1).describe('What to do, one short imperative sentence'),
-        status: z.enum(['pending', 'in_progress', 'completed']),
+        status: z
+          .enum(['pending', 'in_progress', 'completed'])
+          .describe('pending, in_progress (one item at a time) or completed'),
       }),
     )
     .describe('The complete list; it replaces the previous one'),

@@ -86,6 +86,15 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
 
   const skills = collectSkills([...projectSkills.files, ...globalSkills.files]);
   warnings.push(...skills.warnings);
+  for (const [name, profile] of winners) {
+    const missing = profile.skills.filter((skill) => !skills.skills.some((s) => s.name === skill));
+    if (missing.length === 0) continue;
+    winners.set(name, { ...profile, skills: profile.skills.filter((skill) => !missing.includes(skill)) });
+    const reason = missing
+      .map((skill) => `profile "${name}": skill "${skill}" not found; dropped`)
+      .join('; ');
+    addWarning(warnings, profile.path ?? `config:agents.${name}`, reason);
+  }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     profiles: new Map([...winners.entries()].sort(([a], [b]) => byName(a, b))),
@@ -93,6 +102,13 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
     warnings,
     skills: skills.skills,
   };
+}
+
+/** Keeps one warning entry per file: a later problem with the same file joins the earlier entry. */
+function addWarning(warnings: LoadWarning[], path: string, reason: string): void {
+  const existing = warnings.find((w) => w.path === path);
+  if (existing) existing.reason = `${existing.reason}; ${reason}`;
+  else warnings.push({ path, reason });
 }
 
 function originOf(profile: Profile): { source: ProfileSource; path?: string } {

@@ -131,9 +131,21 @@ describe('layering /prompt and /agent', () => {
     if (!result.ok) expect(result.known).toEqual(['default', 'review']);
   });
 
-  it('warns about a profile skill that matches no skill, naming profile and skill', () => {
-    const result = activateProfile(start, 'reviewer', registry);
-    expect(result.ok && result.warnings).toEqual(['profile "reviewer": skill "missing" not found; dropped']);
+  it('drops a profile skill that matches no skill at load, with a warning naming profile and skill', () => {
+    expect(registry.profiles.get('reviewer')?.skills).toEqual(['style']);
+    expect(registry.warnings).toEqual([
+      {
+        path: tree.path('project/.cadre/agents/reviewer.md'),
+        reason: 'profile "reviewer": skill "missing" not found; dropped',
+      },
+    ]);
+  });
+
+  it('warns on activation when a profile skill is no longer among the skills', () => {
+    const result = activateProfile(start, 'reviewer', { ...registry, skills: [] });
+    expect(result.ok && result.warnings).toEqual(['profile "reviewer": skill "style" not found; dropped']);
+    if (result.ok)
+      expect(effectiveView(result.state, { skills: [] }).systemPrompt).toBe('You are the reviewer.');
   });
 
   it('offers auto skills in the catalog only under the profiles they apply to', () => {

@@ -264,13 +264,23 @@ describe('profile fields', () => {
     ['max-steps: 7', { maxTurns: 7 }],
     ['allowed-tools: [read]', { allowTools: ['read'] }],
     ['temperature: 0.2', { temperature: 0.2 }],
-    ['skills: [style, tests]', { skills: ['style', 'tests'] }],
     ['invocation: auto', { invocation: 'auto' }],
     ['subagent_mcp: all\nsubagent_tools: readonly', { mcp: 'all' }],
   ])('reads %s', (frontmatter, expected) => {
     const { profile, warnings } = one(frontmatter);
     expect(profile).toMatchObject(expected);
     expect(warnings).toEqual([]);
+  });
+
+  it('keeps profile skills that name existing skills', () => {
+    tree = tempTree({
+      'project/.cadre/agents/p.md': '---\nskills: style, tests\n---\nBody.\n',
+      'project/.cadre/skills/style/SKILL.md': 'Use tabs.\n',
+      'global/skills/tests/SKILL.md': 'Run vitest.\n',
+    });
+    const registry = load();
+    expect(registry.profiles.get('p')?.skills).toEqual(['style', 'tests']);
+    expect(registry.warnings).toEqual([]);
   });
 
   it('ignores subagent_mcp on a toolless profile with a warning', () => {

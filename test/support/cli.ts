@@ -19,6 +19,8 @@ export interface RunCadreOptions {
   stdin?: string;
   /** Default 20 s; on expiry the process is killed and the promise rejects with what it printed. */
   timeoutMs?: number;
+  /** Script to run instead of `bin/cadre.js`; for testing this helper itself. */
+  entry?: string;
 }
 
 export interface RunCadreResult {
@@ -40,8 +42,10 @@ function childEnv(extra: Record<string, string | undefined>, configDir: string):
 
 /** Runs the built CLI (`node bin/cadre.js …`, i.e. `dist/cli.js`) as a user would. */
 export async function runCadre(args: string[], options: RunCadreOptions = {}): Promise<RunCadreResult> {
-  if (!existsSync(BUNDLE))
+  const entry = options.entry ?? CADRE_BIN;
+  if (entry === CADRE_BIN && !existsSync(BUNDLE)) {
     throw new Error(`${BUNDLE} is missing: run \`npm run build\` before the CLI tests`);
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'cadre-run-'));
   const scratchConfig = join(scratch, 'config');
   const scratchCwd = join(scratch, 'cwd');
@@ -51,7 +55,7 @@ export async function runCadre(args: string[], options: RunCadreOptions = {}): P
   const timeoutMs = options.timeoutMs ?? 20_000;
   try {
     return await new Promise<RunCadreResult>((resolve, reject) => {
-      const child = spawn(process.execPath, [CADRE_BIN, ...args], { cwd: options.cwd ?? scratchCwd, env });
+      const child = spawn(process.execPath, [entry, ...args], { cwd: options.cwd ?? scratchCwd, env });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -77,7 +77,7 @@ export function agentsJson(registry: ProfileRegistry, roles: RoleRouting, config
   return {
     profiles,
     collisions: registry.collisions.map(collisionJson),
-    warnings: registry.warnings,
+    warnings: [...registry.warnings, ...roles.warnings],
     roles: roleMap,
   };
 }
@@ -136,6 +136,5 @@ export function formatAgentsText(
           : '(unset: off)';
     lines.push(`  ${r.key.padEnd(keyWidth)}  ${shown}`);
   }
-  for (const w of roles.warnings) lines.push(`  warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }

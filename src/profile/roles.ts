@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import type { LoadWarning } from './types.js';
 
 export const ROLE_KEYS = [
   'subagent_provider',
@@ -29,19 +30,20 @@ export interface RoleRoute {
 
 export interface RoleRouting {
   routes: RoleRoute[];
-  warnings: string[];
+  /** Unknown aliases, each with the path `config:<key>`. */
+  warnings: LoadWarning[];
 }
 
 /** Built-in role routing as `/agents` and `cadre agents` show it. Profiles never change it. */
 export function resolveRoles(config: Config): RoleRouting {
   const providers = config.providers ?? {};
   const main = config.provider ?? null;
-  const warnings: string[] = [];
+  const warnings: LoadWarning[] = [];
   const routes = ROLE_KEYS.map((key): RoleRoute => {
     const configured = config[key] ?? null;
     if (configured !== null) {
       if (!Object.hasOwn(providers, configured)) {
-        warnings.push(`${key}: unknown provider alias "${configured}"`);
+        warnings.push({ path: `config:${key}`, reason: `unknown provider alias "${configured}"` });
       }
       return { key, configured, effective: configured, via: 'configured' };
     }

@@ -85,4 +85,17 @@ describe('formatAgentsText', () => {
     expect(text).toMatch(/^ {2}summarization_provider +\(unset: uses provider haiku\)$/m);
     expect(text).toMatch(/^ {2}critic_provider +\(unset: off\)$/m);
   });
+
+  it('lists a role naming an unknown alias among the warnings', () => {
+    const bad: Config = { ...config, critic_provider: 'opus' };
+    const registry = setup();
+    const roles = resolveRoles(bad);
+    expect(agentsJson(registry, roles, bad).warnings).toContainEqual({
+      path: 'config:critic_provider',
+      reason: 'unknown provider alias "opus"',
+    });
+    expect(formatAgentsText(registry, roles, bad)).toMatch(
+      /^ {2}config:critic_provider: unknown provider alias "opus"$/m,
+    );
+  });
 });

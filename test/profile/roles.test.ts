@@ -34,6 +34,6 @@ describe('resolveRoles', () => {
 
   it('warns about a role naming an unknown alias', () => {
     const { warnings } = resolveRoles({ providers, provider: 'gpt', review_provider: 'opus' });
-    expect(warnings).toEqual(['review_provider: unknown provider alias "opus"']);
+    expect(warnings).toEqual([{ path: 'config:review_provider', reason: 'unknown provider alias "opus"' }]);
   });
 });

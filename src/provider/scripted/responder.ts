@@ -39,7 +39,8 @@ export interface Resolution {
   rule: number | null;
   ruleName?: string;
   turn: number;
-  /** 0-based delivery count of this exact request at this turn (retries count up). */
+  /** 0-based delivery count of this exact request at this turn (retries count up); counted only for turns
+   * that script an error or a reset, 0 otherwise. */
   attempt: number;
   delayMs: number;
   outcome: Outcome;
@@ -136,35 +137,44 @@ export class ScriptResponder {
     const turn = turnIndex(view.messages);
     const ruleIndex = this.script.rules.findIndex((rule) => ruleMatches(rule.match, view));
     const inputTokens = estimateTokens(requestChars(view));
+    const unmatched = (detail: string) => ({
+      attempt: 0,
+      delayMs: 0,
+      outcome: {
+        kind: 'unmatched',
+        answer: textAnswer(`${UNMATCHED_PREFIX} (${detail})`, inputTokens),
+      } as const,
+    });
     if (ruleIndex === -1) {
-      const text = `${UNMATCHED_PREFIX} (no rule matches; first user message: ${quote(firstUserText(view.messages))}, turn ${turn})`;
+      const firstUser = quote(firstUserText(view.messages));
       return {
         rule: null,
         turn,
-        attempt: 0,
-        delayMs: 0,
-        outcome: { kind: 'unmatched', answer: textAnswer(text, inputTokens) },
+        ...unmatched(`no rule matches; first user message: ${firstUser}, turn ${turn}`),
       };
     }
     const rule = this.script.rules[ruleIndex];
     const base = { rule: ruleIndex, ...(rule.name ? { ruleName: rule.name } : {}), turn };
     const scripted = rule.turns[turn];
     if (!scripted) {
-      const text = `${UNMATCHED_PREFIX} (${describeRule(rule, ruleIndex)}, turn ${turn}; the rule has ${rule.turns.length} turn${rule.turns.length === 1 ? '' : 's'})`;
+      const count = `${rule.turns.length} turn${rule.turns.length === 1 ? '' : 's'}`;
       return {
         ...base,
-        attempt: 0,
-        delayMs: 0,
-        outcome: { kind: 'unmatched', answer: textAnswer(text, inputTokens) },
+        ...unmatched(`${describeRule(rule, ruleIndex)}, turn ${turn}; the rule has ${count}`),
       };
     }
-    const attempt = this.nextAttempt(ruleIndex, turn, view);
-    return {
-      ...base,
-      attempt,
-      delayMs: scripted.delay_ms ?? 0,
-      outcome: this.outcomeOf(scripted, attempt, inputTokens, toolCallIdPrefix),
-    };
+    const errors = failureCount(scripted.error);
+    const resets = failureCount(scripted.reset);
+    const attempt = errors + resets > 0 ? this.nextAttempt(ruleIndex, turn, view) : 0;
+    let outcome: Outcome;
+    if (scripted.error && attempt < errors) {
+      const { status, message, type, retry_after } = scripted.error;
+      outcome = { kind: 'error', error: { status, message, type, retryAfterSeconds: retry_after } };
+    } else {
+      const answer = this.answerOf(scripted, inputTokens, toolCallIdPrefix);
+      outcome = attempt < errors + resets ? { kind: 'reset', answer } : { kind: 'answer', answer };
+    }
+    return { ...base, attempt, delayMs: scripted.delay_ms ?? 0, outcome };
   }
 
   private nextAttempt(ruleIndex: number, turn: number, view: RequestView): number {
@@ -174,23 +184,6 @@ export class ScriptResponder {
     const attempt = this.attempts.get(key) ?? 0;
     this.attempts.set(key, attempt + 1);
     return attempt;
-  }
-
-  /** Scripted errors come first, then resets, then the normal answer. */
-  private outcomeOf(turn: ScriptTurn, attempt: number, inputTokens: number, idPrefix: string): Outcome {
-    const errorTimes = turn.error ? (turn.error.times ?? Number.POSITIVE_INFINITY) : 0;
-    if (turn.error && attempt < errorTimes) {
-      const { status, message, type, retry_after } = turn.error;
-      return { kind: 'error', error: { status, message, type, retryAfterSeconds: retry_after } };
-    }
-    const resetTimes =
-      turn.reset === undefined
-        ? 0
-        : turn.reset === true
-          ? Number.POSITIVE_INFINITY
-          : (turn.reset.times ?? Number.POSITIVE_INFINITY);
-    const answer = this.answerOf(turn, inputTokens, idPrefix);
-    return attempt < errorTimes + resetTimes ? { kind: 'reset', answer } : { kind: 'answer', answer };
   }
 
   private answerOf(turn: ScriptTurn, inputTokens: number, idPrefix: string): Answer {
@@ -212,6 +205,12 @@ export class ScriptResponder {
         : { inputTokens, outputTokens: estimateTokens(outputChars) },
     };
   }
+}
+
+/** Deliveries a scripted failure applies to: its `times`, or every one when absent. Errors come before resets. */
+function failureCount(failure: { times?: number } | true | undefined): number {
+  if (failure === undefined) return 0;
+  return failure === true ? Number.POSITIVE_INFINITY : (failure.times ?? Number.POSITIVE_INFINITY);
 }
 
 function textAnswer(text: string, inputTokens: number): Answer {

@@ -13,7 +13,7 @@ export interface AnsweredBy {
   rule: number | null;
   ruleName?: string;
   turn: number;
-  /** 0-based delivery count of this exact request at this turn; a retry is attempt 1, 2, … */
+  /** 0-based delivery count of this exact request at this turn (a retry is 1, 2, …) when the turn scripts an error or reset; else 0. */
   attempt: number;
   outcome: Outcome['kind'];
 }

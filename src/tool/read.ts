@@ -48,10 +48,8 @@ interface Page {
 }
 
 async function readPage(absolute: string, first: number, limit: number, countAll: boolean): Promise<Page> {
-  const lines = createInterface({
-    input: createReadStream(absolute, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
+  const stream = createReadStream(absolute, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const shown: string[] = [];
   let lineNumber = 0;
   let chars = 0;
@@ -77,6 +75,8 @@ async function readPage(absolute: string, first: number, limit: number, countAll
     shown.push(rendered);
   }
   lines.close();
+  // Stopping early leaves the rest of the file unread; release the descriptor now rather than at GC.
+  stream.destroy();
   return {
     shown,
     lastShown: first + shown.length - 1,

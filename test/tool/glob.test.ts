@@ -15,6 +15,7 @@ describe('glob and find_files', () => {
       '.github/workflows/ci.yml': '',
       'node_modules/pkg/index.ts': '',
       'build/out.ts': '',
+      'src/build/gen.ts': '',
     });
   });
   afterEach(() => project.cleanup());
@@ -33,6 +34,11 @@ describe('glob and find_files', () => {
     ],
     ['brace alternatives', { pattern: '**/*.{md,yml}' }, '.github/workflows/ci.yml\nREADME.md'],
     ['no match', { pattern: '**/*.rs' }, 'No files found.'],
+    [
+      'root rules inside a subdirectory',
+      { pattern: '**/*.ts', path: 'src' },
+      'src/index.ts\nsrc/util/strings.test.ts\nsrc/util/strings.ts',
+    ],
   ];
 
   for (const create of [createGlobTool, createFindFilesTool]) {

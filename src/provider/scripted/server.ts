@@ -202,6 +202,13 @@ export async function startScriptedServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const startedAt = now();
+    // Registered first: the client may hang up while its body is still being read.
+    const hungUp = new AbortController();
+    let entry: RecordedRequest | undefined;
+    res.once('close', () => {
+      hungUp.abort();
+      if (entry) entry.endedAt = now();
+    });
     const path = (req.url ?? '/').split('?')[0];
     const wire = ROUTES[path];
     const text = await readBody(req);
@@ -228,7 +235,7 @@ export async function startScriptedServer(
           },
         };
     const { outcome } = resolution;
-    const entry: RecordedRequest = {
+    entry = {
       seq: requests.length,
       wire,
       method: req.method,
@@ -244,14 +251,12 @@ export async function startScriptedServer(
         outcome: outcome.kind,
       },
       startedAt,
+      ...(hungUp.signal.aborted ? { endedAt: now() } : {}),
     };
-    res.on('close', () => {
-      entry.endedAt = now();
-    });
     record(entry);
 
     if (resolution.delayMs > 0) {
-      const gone = AbortSignal.any([closing.signal, abortOnClose(res)]);
+      const gone = AbortSignal.any([closing.signal, hungUp.signal]);
       const waited = await sleep(resolution.delayMs, true, { signal: gone }).catch(() => false);
       if (!waited) return;
     }
@@ -315,10 +320,4 @@ export async function startScriptedServer(
       return closed;
     },
   };
-}
-
-function abortOnClose(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => controller.abort());
-  return controller.signal;
 }

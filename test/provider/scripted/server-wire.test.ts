@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ScriptedServer } from '../../../src/provider/scripted/server.js';
 import { script, scriptedServer, withScriptedServer } from '../../support/llm-server.js';
 
@@ -227,6 +227,21 @@ describe('scripted server housekeeping', () => {
     expect(request.answeredBy).toMatchObject({ rule: 0, turn: 0, outcome: 'answer' });
     await server.close();
     await pending;
+  });
+
+  it('stops waiting out a delay when the client hangs up, and records when it left', async () => {
+    const server = await scriptedServer(script().turn((t) => t.delay(10_000).text('late')));
+    const controller = new AbortController();
+    const pending = fetch(`${server.openaiBaseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify(chat()),
+      signal: controller.signal,
+    });
+    const [request] = await server.waitForRequests(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await vi.waitFor(() => expect(request.endedAt).toBeGreaterThanOrEqual(request.startedAt));
+    expect((request.endedAt ?? 0) - request.startedAt).toBeLessThan(5000);
   });
 
   it('rejects waitForRequests with the count seen when they do not come', async () => {

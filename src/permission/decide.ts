@@ -2,6 +2,7 @@ import { type PermissionSubject, SAFETY_ORDER, type SafetyClass } from '../tool/
 import type { BashAnalysis } from './bash-analysis.js';
 import { type MatchContext, ruleMatches, toolMatches } from './match.js';
 import { isInside } from './paths.js';
+import { candidateRules, type IndexedRule } from './rule-index.js';
 import type { Rule } from './rules.js';
 import type { PermissionAction, PermissionCall, PermissionDecision, TraceEntry } from './types.js';
 
@@ -74,6 +75,7 @@ interface Verdict {
   layer: string;
   /** The layer's human label, e.g. `profile reviewer`. */
   label: string;
+  layerRef?: PolicyLayer;
   rule?: Rule;
   /** An ask for a path outside the project that no rule allows: `--yes` does not approve it. */
   outside: boolean;
@@ -249,22 +251,24 @@ function rulePermits(rule: Rule, check: Check): boolean {
 
 /** Last matching rule over the composed list wins; no match falls to the tool's default. */
 function judge(policy: Policy, check: Check): Verdict {
-  let last: { layer: PolicyLayer; rule: Rule } | undefined;
-  for (const layer of policy.layers) {
-    for (const rule of layer.rules) {
-      if (ruleMatches(rule, check.tool, check.subject, policy) && rulePermits(rule, check))
-        last = { layer, rule };
-    }
+  const candidates = candidateRules(policy.layers, check.tool, check.subject);
+  let last: IndexedRule | undefined;
+  for (let i = candidates.length - 1; i >= 0 && !last; i--) {
+    const { rule } = candidates[i];
+    if (ruleMatches(rule, check.tool, check.subject, policy) && rulePermits(rule, check))
+      last = candidates[i];
   }
   if (last) {
     const action = check.derived && last.rule.action === 'allow' ? 'neutral' : last.rule.action;
     const note = `${last.rule.text} (${last.rule.source}) matches "${check.label}"`;
+    const { layer, rule } = last;
     return {
       check,
       action,
-      layer: last.layer.name,
-      label: last.layer.label,
-      rule: last.rule,
+      layer: layer.name,
+      layerRef: layer,
+      label: layer.label,
+      rule,
       outside: false,
       note,
     };
@@ -307,7 +311,7 @@ function mostSevere(verdicts: Verdict[]): Verdict {
 }
 
 function layerTrace(layer: PolicyLayer, verdicts: Verdict[]): TraceEntry {
-  const hits = verdicts.filter((v) => v.layer === layer.name && v.rule && layer.rules.includes(v.rule));
+  const hits = verdicts.filter((v) => v.layerRef === layer);
   if (hits.length === 0) {
     return {
       layer: layer.name,

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeBash } from '../../src/permission/bash-analysis.js';
+import {
+  type AnalysedCall,
+  decidePermission,
+  type Policy,
+  type SafetyFloor,
+} from '../../src/permission/decide.js';
+import { builtInLayer } from '../../src/permission/gate.js';
+import { parseRule, type Rule } from '../../src/permission/rules.js';
+import type { PermissionAction } from '../../src/permission/types.js';
+
+/** mulberry32: a small seeded PRNG so every run checks the same cases. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const root = '/p';
+const home = '/h';
+const COMMANDS = [
+  'ls -la',
+  'git diff',
+  'git push origin',
+  'rm -rf x',
+  'cat a > out',
+  'cat a > /etc/x',
+  'echo $(rm x)',
+  'curl x | sh',
+  'sudo ls',
+  'eval ls',
+];
+const PATTERNS = [
+  'bash',
+  'bash(*)',
+  'bash(ls *)',
+  'bash(git *)',
+  'bash(rm *)',
+  'bash(cat *)',
+  'write(/etc/**)',
+  'write',
+  'read',
+  'edit(src/**)',
+  '*',
+  'read(*.env)',
+];
+const FLOORS: SafetyFloor[] = ['read-only', 'non-destructive', 'full'];
+const ACTIONS: PermissionAction[] = ['allow', 'ask', 'deny'];
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)];
+}
+
+function randomRules(random: () => number): Rule[] {
+  const count = Math.floor(random() * 6);
+  return Array.from({ length: count }, () =>
+    parseRule(pick(random, PATTERNS), 'fuzz', pick(random, ACTIONS)),
+  );
+}
+
+describe('permission properties (seeded fuzz)', async () => {
+  const analysed = new Map<string, AnalysedCall>();
+  for (const command of COMMANDS) {
+    const bash = await analyzeBash(command, root, home);
+    analysed.set(command, {
+      call: { tool: 'bash', subject: { kind: 'bash', command }, safety: 'write', agent: 'main' },
+      bash,
+    });
+  }
+  const pathCalls: AnalysedCall[] = ['/p/src/a.ts', '/p/.env', '/etc/passwd'].flatMap((path) =>
+    (['read', 'edit'] as const).map((tool) => ({
+      call: {
+        tool,
+        subject: { kind: 'path', paths: [path] },
+        safety: tool === 'read' ? 'read' : 'write',
+        agent: 'main',
+      },
+    })),
+  );
+  const calls = [...analysed.values(), ...pathCalls];
+
+  function randomPolicy(random: () => number): Policy {
+    return {
+      root,
+      home,
+      floor: pick(random, FLOORS),
+      hardDenies: [],
+      layers: [
+        builtInLayer(),
+        { name: 'config', label: 'config', rules: randomRules(random) },
+        { name: 'profile', label: 'profile p', rules: randomRules(random) },
+        { name: 'operator', label: 'operator', rules: randomRules(random) },
+      ],
+      ceiling: { floor: 'full', denies: [] },
+      yes: random() < 0.5,
+      headless: random() < 0.3,
+    };
+  }
+
+  it('never allows a call the floor refuses, whatever the rules and --yes', () => {
+    const random = prng(42);
+    for (let i = 0; i < 3000; i++) {
+      const policy = randomPolicy(random);
+      const call = pick(random, calls);
+      const decision = decidePermission(policy, call);
+      const floorRefuses = decidePermission({ ...policy, layers: [], yes: false }, call).layer === 'floor';
+      if (floorRefuses) expect(decision.action).toBe('deny');
+    }
+  });
+
+  it('never turns a deny into an allow by appending a deny rule', () => {
+    const random = prng(7);
+    for (let i = 0; i < 3000; i++) {
+      const policy = randomPolicy(random);
+      const call = pick(random, calls);
+      const before = decidePermission(policy, call);
+      const extra = parseRule(pick(random, PATTERNS), 'appended', 'deny');
+      const layers = policy.layers.map((l, index) =>
+        index === policy.layers.length - 1 ? { ...l, rules: [...l.rules, extra] } : l,
+      );
+      const after = decidePermission({ ...policy, layers }, call);
+      if (before.action === 'deny') expect(after.action).toBe('deny');
+      if (before.action !== 'allow') expect(after.action).not.toBe('allow');
+    }
+  });
+
+  it('never lets a child allow what an inherited deny forbids', () => {
+    const random = prng(99);
+    for (let i = 0; i < 2000; i++) {
+      const policy = randomPolicy(random);
+      const call = pick(random, calls);
+      const deny = parseRule(pick(random, PATTERNS), 'ops', 'deny');
+      const parent = decidePermission(
+        { ...policy, layers: [{ name: 'operator', label: 'op', rules: [deny] }] },
+        call,
+      );
+      const parentDenies = parent.action === 'deny' && parent.layer === 'operator';
+      const child = decidePermission({ ...policy, ceiling: { floor: 'full', denies: [deny] } }, call);
+      if (parentDenies) expect(child.action).toBe('deny');
+    }
+  });
+});

@@ -200,6 +200,38 @@ describe('scripted server through the OpenAI-compatible SDK', () => {
     expect(second.startedAt).toBeLessThan(first.endedAt ?? 0);
   });
 
+  it('keeps parallel tool loops (subagents) on their own rules and turns', async () => {
+    const names = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
+    const builder = script();
+    for (const name of names) {
+      builder
+        .rule({ first_user: `task ${name}` }, name)
+        .turn((t) => t.delay(100).tool('read', { path: `${name}.txt` }))
+        .turn((t) => t.delay(100).text(`${name} finished`));
+    }
+    const server = await scriptedServer(builder);
+    const results = await Promise.all(
+      names.map((name) =>
+        generateText({
+          model: modelOf(server),
+          prompt: `task ${name}`,
+          tools,
+          stopWhen: stepCountIs(3),
+          maxRetries: 0,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.text)).toEqual(names.map((name) => `${name} finished`));
+    expect(results.map((r) => r.steps[0].toolResults[0]?.output)).toEqual(
+      names.map((n) => `contents of ${n}.txt`),
+    );
+    expect(server.requests).toHaveLength(12);
+    const firstTurns = server.requests.filter((r) => r.answeredBy.turn === 0);
+    const lastStart = Math.max(...firstTurns.map((r) => r.startedAt));
+    const firstEnd = Math.min(...firstTurns.map((r) => r.endedAt ?? Number.POSITIVE_INFINITY));
+    expect(lastStart).toBeLessThan(firstEnd);
+  });
+
   it('reports scripted usage numbers instead of the estimate', async () => {
     const server = await scriptedServer(script().turn((t) => t.text('hi').usage(1234, 56)));
     const result = streamText({ model: modelOf(server), prompt: 'go', maxRetries: 0 });

@@ -119,7 +119,7 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-export function formatJsonPath(path: readonly PropertyKey[]): string {
+function formatJsonPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
   return path
     .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))

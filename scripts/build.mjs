@@ -10,6 +10,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  mainFields: ['module', 'main'],
   target: 'node20',
   sourcemap: 'linked',
   loader: { '.txt': 'text' },

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { version } from '../../package.json' with { type: 'json' };
+import packageJson from '../../package.json' with { type: 'json' };
 import { UsageError } from './errors.js';
 
 const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
@@ -26,7 +26,7 @@ function addAgentOptions(command: Command): Command {
 function buildProgram(): Command {
   const program = new Command('cadre')
     .description('A terminal coding agent built around named agent profiles and coordinated subagents')
-    .version(version, '-v, --version')
+    .version(packageJson.version, '-v, --version')
     .option(
       '-p, --print [task]',
       'headless: run one task to completion and print the answer (task may come on stdin)',

@@ -12,8 +12,8 @@ export class ConfigError extends Error {
 
 export interface LoadedConfig {
   config: Config;
-  /** Files read, global first; used to resolve relative paths and to name rule sources. */
-  files: { path: string; text: string }[];
+  /** Files read, global first, each with its own parsed content (permission layers are per file). */
+  files: { path: string; text: string; config: Config }[];
   globalDir: string;
   projectRoot: string;
 }
@@ -107,7 +107,7 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): L
     }
     const parsed = parseConfigFile(path, text);
     resolveRelativePaths(parsed, dirname(path));
-    files.push({ path, text });
+    files.push({ path, text, config: parsed });
     config = deepMerge(config, parsed);
   }
   return { config, files, globalDir, projectRoot };

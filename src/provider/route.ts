@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/load.js';
 import type { Config, ProviderAlias, ProviderType } from '../config/schema.js';
+import { resolveModelRef } from '../profile/model-routing.js';
 
 export const EFFORTS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORTS)[number];
@@ -66,7 +67,8 @@ export function resolveModelReference(
   config: Config,
   env: NodeJS.ProcessEnv,
 ): ModelRoute {
-  return aliasRoute(config, reference, env) ?? { ...base, model: reference };
+  const ref = resolveModelRef(reference, config);
+  return ref.kind === 'alias' ? routeFromAlias(ref.alias, ref.provider, env) : { ...base, model: ref.model };
 }
 
 /** The main loop's route: `--provider`/`provider`, then `--model`/`model` on top (SPEC 1, 2.2). */

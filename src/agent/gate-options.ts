@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, type LoadedConfig } from '../config/load.js';
+import type { PermissionGateOptions, ToolPolicy } from '../permission/gate.js';
+import type { PromptFile } from '../profile/prompts.js';
+import type { Profile } from '../profile/types.js';
+
+type Layers = Pick<PermissionGateOptions, 'toolPolicies' | 'config' | 'profile'>;
+
+/**
+ * The rule layers a session's gate is composed from (SPEC 6.4): the prompt's and profile's hard denies,
+ * each config file's own `permission` block (global, then project), and the profile's `permission:` block.
+ */
+export function permissionLayers(loaded: LoadedConfig, profile?: Profile, prompt?: PromptFile): Layers {
+  const toolPolicies: ToolPolicy[] = [];
+  if (prompt && prompt.denyTools.length > 0) {
+    toolPolicies.push({ owner: `prompt ${prompt.name}`, denyTools: prompt.denyTools, source: prompt.path });
+  }
+  if (profile) {
+    toolPolicies.push({
+      owner: `profile ${profile.name}`,
+      denyTools: profile.denyTools,
+      allowTools: profile.allowTools,
+      source: profile.path ?? `${profile.source} profile`,
+    });
+  }
+  return {
+    toolPolicies,
+    config: loaded.files
+      .filter((f) => f.config.permission !== undefined)
+      .map((f) => ({ file: f.path, text: f.text, block: f.config.permission })),
+    profile: profile?.permission
+      ? {
+          name: profile.name,
+          file: profile.permission.file,
+          text: profile.permission.text,
+          block: profile.permission.block,
+        }
+      : undefined,
+  };
+}
+
+/** `--permissions <file>`: read once; a missing file is bad usage. */
+export function readOperatorFile(path: string): { file: string; text: string } {
+  const file = resolve(path);
+  try {
+    return { file, text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    throw new ConfigError(`--permissions ${path}: cannot read (${(error as Error).message})`);
+  }
+}

@@ -1,0 +1,275 @@
+import { realpathSync } from 'node:fs';
+import type { ModelMessage } from 'ai';
+import { ConfigError, type LoadedConfig } from '../config/load.js';
+import type { SafetyFloor } from '../permission/decide.js';
+import { type CadrePermissionGate, createPermissionGate } from '../permission/gate.js';
+import {
+  type ActivationState,
+  activateProfile,
+  deactivateProfile,
+  type EffectiveView,
+  effectiveView,
+  type LayerChange,
+  selectPrompt,
+} from '../profile/activation.js';
+import { type ProfileRegistry, profileNames } from '../profile/load.js';
+import type { PromptSet } from '../profile/prompts.js';
+import { createLanguageModel } from '../provider/model.js';
+import { addUsage, costOf, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
+import {
+  describeRoute,
+  type ModelParams,
+  type ModelRoute,
+  resolveModelReference,
+} from '../provider/route.js';
+import type { SessionRecord, SessionStore } from '../session/store.js';
+import { createSkillTool } from '../skill/tool.js';
+import { createToolContext } from '../tool/context.js';
+import { builtinTools } from '../tool/registry.js';
+import type { AnyTool, ToolContext } from '../tool/tool.js';
+import type { EmitEvent } from './events.js';
+import { permissionLayers, readOperatorFile } from './gate-options.js';
+import { type LoopResult, runAgentLoop } from './loop.js';
+import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
+import defaultSystemPrompt from './prompts/system.txt';
+import { type Asker, headlessAsker, type PermissionDenialRecord } from './tool-runner.js';
+import { toolSpecsFor } from './tool-specs.js';
+
+export interface RuntimeFlags {
+  agent?: string;
+  model?: string;
+  provider?: string;
+  safety: SafetyFloor;
+  permissions?: string;
+  yes: boolean;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string;
+}
+
+export interface RuntimeOptions {
+  loaded: LoadedConfig;
+  profiles: ProfileRegistry;
+  prompts: PromptSet;
+  mainRoute: ModelRoute;
+  flags: RuntimeFlags;
+  env: NodeJS.ProcessEnv;
+  emit: EmitEvent;
+  /** Answers asks; absent means no user is present (headless). */
+  ask?: Asker;
+  store: SessionStore;
+  /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
+  modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
+}
+
+const DEFAULT_MAX_TURNS = 100;
+
+/**
+ * One session of the main agent: the layered profile/prompt state, the permission gate and tool list it
+ * implies, the model route, and the conversation. Every client (headless, TUI, web, ACP) drives this.
+ */
+export class AgentRuntime {
+  readonly projectRoot: string;
+  readonly session: SessionRecord;
+  readonly permissionDenials: PermissionDenialRecord[] = [];
+  private state: ActivationState;
+  private view!: EffectiveView;
+  private route!: ModelRoute;
+  private gate!: CadrePermissionGate;
+  private tools: AnyTool[] = [];
+  private specs: ToolSpec[] = [];
+  private messages: ModelMessage[];
+  private usage: TokenUsage = ZERO_USAGE;
+  private cost: number | null = null;
+  private turn: number;
+  private readonly context: ToolContext;
+  private readonly approvals: string[];
+
+  private constructor(
+    private readonly options: RuntimeOptions,
+    session: SessionRecord,
+    history: ModelMessage[],
+  ) {
+    this.projectRoot = realpathSync(options.loaded.projectRoot);
+    this.session = session;
+    this.messages = history;
+    this.turn = options.store.lastTurn(session.id) ?? 0;
+    this.approvals = options.store.approvals(session.id);
+    this.context = createToolContext({ root: this.projectRoot, agent: 'main', sessionId: session.id });
+    this.state = { base: { prompt: defaultSystemPrompt } };
+  }
+
+  /** Opens or continues a session and applies `--agent`. Throws ConfigError for bad usage (exit 2). */
+  static start(options: RuntimeOptions): AgentRuntime {
+    const { store, flags, loaded } = options;
+    let session: SessionRecord | undefined;
+    if (flags.resume) {
+      session = store.getSession(flags.resume);
+      if (!session)
+        throw new ConfigError(`unknown session "${flags.resume}" (see the session_id of an earlier run)`);
+    } else if (flags.continue) {
+      session = store.lastSession(realpathSync(loaded.projectRoot));
+      if (!session) throw new ConfigError(`no earlier session to continue in ${loaded.projectRoot}`);
+    }
+    session ??= store.createSession({
+      projectRoot: realpathSync(loaded.projectRoot),
+      cwd: process.cwd(),
+      agent: flags.agent,
+      model: options.mainRoute.model,
+    });
+    const runtime = new AgentRuntime(options, session, store.loadMessages(session.id));
+    if (flags.agent) {
+      const change = runtime.activateProfile(flags.agent);
+      if (!change.ok) throw new ConfigError(change.message);
+    } else {
+      runtime.recompute();
+    }
+    return runtime;
+  }
+
+  get activeProfile(): string | undefined {
+    return this.view.activeProfile;
+  }
+
+  get modelRoute(): ModelRoute {
+    return this.route;
+  }
+
+  get systemPrompt(): string {
+    return this.systemText();
+  }
+
+  get toolNames(): string[] {
+    return this.tools.map((t) => t.name);
+  }
+
+  get totals(): { usage: TokenUsage; costUsd: number | null } {
+    return { usage: this.usage, costUsd: this.cost };
+  }
+
+  knownProfiles(): string[] {
+    return profileNames(this.options.profiles);
+  }
+
+  /** `/agent <name>`: unknown names leave everything as it was. */
+  activateProfile(name: string): LayerChange {
+    return this.applyChange(activateProfile(this.state, name, this.options.profiles));
+  }
+
+  /** `/agent off`: prompt body, denies, model, effort and temperature come back in one step. */
+  deactivateProfile(): void {
+    this.state = deactivateProfile(this.state);
+    this.recompute();
+  }
+
+  /** `/prompt <name>` or `/prompt default`. */
+  selectPrompt(name: string): LayerChange {
+    return this.applyChange(selectPrompt(this.state, name, this.options.prompts.prompts));
+  }
+
+  private applyChange(change: LayerChange): LayerChange {
+    if (change.ok) {
+      this.state = change.state;
+      this.recompute();
+      for (const warning of change.warnings)
+        this.options.emit({ type: 'warning', agent: 'main', message: warning });
+    }
+    return change;
+  }
+
+  /** The one place the effective session is derived from the layers (SPEC 4.1). */
+  private recompute(): void {
+    const { loaded, flags, env, mainRoute } = this.options;
+    this.view = effectiveView(this.state, this.options.profiles);
+    this.route = this.view.model
+      ? resolveModelReference(this.view.model, mainRoute, loaded.config, env)
+      : mainRoute;
+    this.gate = createPermissionGate({
+      root: this.projectRoot,
+      safety: flags.safety,
+      ...permissionLayers(loaded, this.state.profileLayer, this.state.promptLayer),
+      operator: flags.permissions ? readOperatorFile(flags.permissions) : undefined,
+      yes: flags.yes,
+      headless: !this.options.ask && !flags.yes,
+    });
+    for (const rule of this.approvals) this.gate.approve(rule);
+    const universe = this.universe();
+    const visible = new Set(this.gate.visibleTools(universe));
+    this.tools = universe.filter((t) => visible.has(t.name));
+    this.specs = toolSpecsFor(this.tools);
+  }
+
+  private universe(): AnyTool[] {
+    const skills = this.options.profiles.skills;
+    const extra = skills.length > 0 ? [createSkillTool(() => this.options.profiles.skills)] : [];
+    return [...builtinTools(this.projectRoot), ...extra];
+  }
+
+  private systemText(): string {
+    const environment = `Environment: the project root is ${this.projectRoot}; platform ${process.platform}.`;
+    return [this.view.systemPrompt, this.view.skillCatalog, environment].filter((s) => s !== '').join('\n\n');
+  }
+
+  /** Runs one user message to completion. */
+  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
+    const { store, emit, flags } = this.options;
+    const route = this.route;
+    const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
+    const callModel = this.options.modelCaller
+      ? await this.options.modelCaller(route, params)
+      : sdkModelCaller(await createLanguageModel(route), route, params);
+    const userMessage: ModelMessage = { role: 'user', content: text };
+    const turnBase = this.turn;
+    store.appendMessages(this.session.id, [userMessage], turnBase);
+    emit({
+      type: 'session_start',
+      agent: 'main',
+      sessionId: this.session.id,
+      model: describeRoute(route),
+      profile: this.view.activeProfile,
+    });
+    const result = await runAgentLoop({
+      agent: 'main',
+      callModel,
+      system: this.systemText(),
+      messages: [...this.messages, userMessage],
+      toolSpecs: this.specs,
+      tools: {
+        tools: new Map(this.tools.map((t) => [t.name, t])),
+        gate: this.gate,
+        ask: this.options.ask ?? headlessAsker,
+        context: { ...this.context, signal },
+        onDenied: (record) => this.permissionDenials.push(record),
+        onApproved: (rule) => store.addApproval(this.session.id, rule),
+      },
+      maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
+      emit,
+      signal,
+      costOf: (usage) => costOf(route.model, usage),
+      onTurnCommitted: (added, turn, usage) => {
+        const cost = costOf(route.model, usage);
+        store.appendMessages(this.session.id, added, turnBase + turn);
+        store.recordUsage(this.session.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
+        this.usage = addUsage(this.usage, usage);
+        if (cost !== null) this.cost = (this.cost ?? 0) + cost;
+      },
+    });
+    this.messages = result.messages;
+    this.turn = turnBase + result.turns;
+    store.updateSession(this.session.id, {
+      status:
+        result.stopReason === 'completed'
+          ? 'completed'
+          : result.stopReason === 'cancelled'
+            ? 'cancelled'
+            : 'failed',
+      agent: this.view.activeProfile ?? null,
+      model: route.model,
+    });
+    return result;
+  }
+
+  close(): void {
+    this.context.jobs.killAll();
+  }
+}

@@ -1,0 +1,25 @@
+import { ConfigError } from '../../config/load.js';
+import { agentsJson, formatAgentsText } from '../../profile/listing.js';
+import { resolveRoles } from '../../profile/roles.js';
+import { openWorkspace } from '../bootstrap.js';
+
+/** `cadre agents [--json]` (SPEC 1): profiles, collisions, warnings, role routing. */
+export async function runAgentsCommand(options: { json?: boolean; cwd?: string }): Promise<number> {
+  try {
+    const workspace = openWorkspace(options.cwd);
+    const roles = resolveRoles(workspace.loaded.config);
+    // Warnings are part of the listing itself; prompt-file warnings are added to the profile ones.
+    const registry = { ...workspace.profiles, warnings: workspace.warnings };
+    const config = workspace.loaded.config;
+    if (options.json)
+      process.stdout.write(`${JSON.stringify(agentsJson(registry, roles, config), null, 2)}\n`);
+    else process.stdout.write(formatAgentsText(registry, roles, config));
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cadre: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

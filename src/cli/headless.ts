@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { AgentRuntime, type RuntimeFlags } from '../agent/runtime.js';
+import { ConfigError } from '../config/load.js';
+import type { SafetyFloor } from '../permission/decide.js';
+import { resolveMainRoute } from '../provider/route.js';
+import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
+import { UsageError } from './errors.js';
+import { HeadlessPrinter, type OutputFormat, usageJson } from './output.js';
+
+export interface HeadlessOptions {
+  print?: string | boolean;
+  outputFormat: OutputFormat;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string;
+  agent?: string;
+  model?: string;
+  provider?: string;
+  safety: SafetyFloor;
+  permissions?: string;
+  yes?: boolean;
+  cwd?: string;
+}
+
+function readTask(options: HeadlessOptions): string {
+  if (typeof options.print === 'string' && options.print !== '-') return options.print;
+  if (process.stdin.isTTY) throw new UsageError('no task: pass it as cadre -p "<task>" or on standard input');
+  const task = readFileSync(0, 'utf8').trim();
+  if (!task) throw new UsageError('no task: standard input was empty');
+  return task;
+}
+
+/** `cadre -p`: one task to completion, the answer on stdout (SPEC 1). Returns the exit code. */
+export async function runHeadlessCommand(options: HeadlessOptions): Promise<number> {
+  if (options.print === undefined) {
+    if (process.stdin.isTTY) {
+      process.stderr.write(
+        'cadre: the interactive terminal UI is not available yet; run a task with cadre -p "<task>"\n',
+      );
+      return 2;
+    }
+    options.print = true;
+  }
+  const started = Date.now();
+  let runtime: AgentRuntime;
+  let task: string;
+  const printer = new HeadlessPrinter(options.outputFormat, process.stdout, process.stderr);
+  let store: import('../session/store.js').SessionStore | undefined;
+  try {
+    task = readTask(options);
+    const workspace = openWorkspace(options.cwd);
+    printWarnings(workspace.warnings, process.stderr);
+    requireProfile(workspace, options.agent);
+    const flags: RuntimeFlags = {
+      agent: options.agent,
+      model: options.model,
+      provider: options.provider,
+      safety: options.safety,
+      permissions: options.permissions,
+      yes: options.yes === true,
+      maxTurns: options.maxTurns,
+      continue: options.continue,
+      resume: options.resume,
+    };
+    const mainRoute = resolveMainRoute(workspace.loaded.config, flags, process.env);
+    const { openSessionStore } = await import('../session/store.js');
+    store = openSessionStore(workspace.loaded.globalDir);
+    process.chdir(workspace.cwd);
+    runtime = AgentRuntime.start({
+      loaded: workspace.loaded,
+      profiles: workspace.profiles,
+      prompts: workspace.prompts,
+      mainRoute,
+      flags,
+      env: process.env,
+      emit: (event) => printer.event(event),
+      store,
+    });
+  } catch (error) {
+    store?.close();
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      process.stderr.write(`cadre: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const result = await runtime.prompt(task, controller.signal);
+    const isError = result.stopReason !== 'completed';
+    const { usage, costUsd } = runtime.totals;
+    printer.summary({
+      result: result.text,
+      session_id: runtime.session.id,
+      is_error: isError,
+      error: result.error,
+      stop_reason: result.stopReason,
+      num_turns: result.turns,
+      duration_ms: Date.now() - started,
+      model: runtime.modelRoute.model,
+      usage: usageJson(usage),
+      cost_usd: costUsd,
+      subagents: [],
+      permission_denials: runtime.permissionDenials,
+    });
+    return isError ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    runtime.close();
+    store?.close();
+    const { closeScriptedServers } = await import('../provider/scripted-route.js');
+    await closeScriptedServers();
+  }
+}

@@ -10,7 +10,6 @@ export interface MatchContext {
 }
 
 const regexCache = new Map<string, RegExp>();
-const globCache = new Map<string, (path: string) => boolean>();
 
 function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
   let value = cache.get(key);
@@ -64,27 +63,32 @@ function compileBashPattern(pattern: string): RegExp {
 export function pathPatternMatches(pattern: string, path: string, context: MatchContext): boolean {
   if (pattern === '*' || pattern === '**') return isInside(path, context.root);
   if (pattern.startsWith('~/') || pattern === '~') {
-    return absoluteGlob(`${context.home}${pattern.slice(1)}`)(path);
+    return absoluteGlob(`${context.home}${pattern.slice(1)}`).test(path);
   }
-  if (pattern.startsWith('/')) return absoluteGlob(pattern)(path);
+  if (pattern.startsWith('/')) return absoluteGlob(pattern).test(path);
   if (!isInside(path, context.root) || path === context.root) return false;
-  const relative = path.slice(context.root.length + 1);
-  return relativeGlob(pattern)(relative);
+  const relative = path.slice(context.root.endsWith('/') ? context.root.length : context.root.length + 1);
+  return relativeGlob(pattern).test(relative);
 }
 
-function absoluteGlob(pattern: string): (path: string) => boolean {
-  return cached(globCache, `abs:${pattern}`, () => {
-    const base = pattern.replace(/\/+$/, '');
-    return picomatch([base, `${base}/**`], { dot: true });
-  });
+const absoluteGlobs = new Map<string, RegExp>();
+const relativeGlobs = new Map<string, RegExp>();
+
+/** A glob and everything below what it matches, as one regular expression. */
+function globWithDescendants(glob: string): RegExp {
+  const self = picomatch.makeRe(glob, { dot: true });
+  const below = picomatch.makeRe(`${glob}/**`, { dot: true });
+  return new RegExp(`(?:${self.source})|(?:${below.source})`);
 }
 
-function relativeGlob(pattern: string): (path: string) => boolean {
-  return cached(globCache, `rel:${pattern}`, () => {
+function absoluteGlob(pattern: string): RegExp {
+  return cached(absoluteGlobs, pattern, () => globWithDescendants(pattern.replace(/\/+$/, '')));
+}
+
+function relativeGlob(pattern: string): RegExp {
+  return cached(relativeGlobs, pattern, () => {
     const base = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
-    const anchored = base.includes('/');
-    const glob = anchored ? base.replace(/^\//, '') : `**/${base}`;
-    return picomatch([glob, `${glob}/**`], { dot: true });
+    return globWithDescendants(base.includes('/') ? base.replace(/^\//, '') : `**/${base}`);
   });
 }
 

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 
 /** Expands `~/` and resolves `path` against `base`, without touching the filesystem. */
 export function absolutePath(path: string, base: string, home: string): string {
@@ -31,6 +31,6 @@ export function realPath(path: string): string {
 /** True when `path` is `root` or below it. Both must be absolute and normalised. */
 export function isInside(path: string, root: string): boolean {
   if (path === root) return true;
-  const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return path.startsWith(prefix);
 }

@@ -1,11 +1,6 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
-import {
-  classifyModelError,
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
-  retryDelayMs,
-} from '../provider/retry.js';
+import { classifyModelError, type RetryPolicy, retryDelayMs, retryPolicyFromEnv } from '../provider/retry.js';
 import type { EmitEvent } from './events.js';
 import type { ModelCaller, StreamedToolCall, ToolSpec } from './model-stream.js';
 import { runToolCalls, type ToolRunnerDeps } from './tool-runner.js';
@@ -21,6 +16,7 @@ export interface LoopOptions {
   maxTurns: number;
   emit: EmitEvent;
   signal: AbortSignal;
+  /** Default: the standard policy, base delay overridable by `CADRE_RETRY_BASE_MS`. */
   retry?: RetryPolicy;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   costOf: (usage: TokenUsage) => number | null;
@@ -71,8 +67,13 @@ interface TurnOutput {
 }
 
 /** One model call, retried on 429/5xx/reset/timeout with backoff; partial output of a failed try is dropped. */
-async function modelTurn(opts: LoopOptions, messages: ModelMessage[], turn: number): Promise<TurnOutput> {
-  const policy = opts.retry ?? DEFAULT_RETRY_POLICY;
+async function modelTurn(
+  opts: LoopOptions,
+  messages: ModelMessage[],
+  turn: number,
+  warned: Set<string>,
+): Promise<TurnOutput> {
+  const policy = opts.retry ?? retryPolicyFromEnv(process.env);
   const sleep = opts.sleep ?? defaultSleep;
   for (let attempt = 1; ; attempt++) {
     const out: TurnOutput = {
@@ -99,6 +100,12 @@ async function modelTurn(opts: LoopOptions, messages: ModelMessage[], turn: numb
         });
       } else if (part.type === 'tool_call') {
         out.calls.push(part.call);
+      } else if (part.type === 'warning') {
+        // Providers repeat the same warning on every call; the user needs it once per run.
+        if (!warned.has(part.message)) {
+          warned.add(part.message);
+          opts.emit({ type: 'warning', agent: opts.agent, message: part.message });
+        }
       } else if (part.type === 'finish') {
         out.usage = part.usage;
         out.finishReason = part.finishReason;
@@ -175,6 +182,7 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
   let usage = ZERO_USAGE;
   let lastText = '';
   let turn = 0;
+  const warned = new Set<string>();
   const deps: ToolRunnerDeps = { ...opts.tools, agent: opts.agent, emit: opts.emit };
   const finish = (stopReason: StopReason, error?: string): LoopResult => ({
     text: lastText,
@@ -192,7 +200,7 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
         return finish('max_turns', `reached the turn cap (--max-turns ${opts.maxTurns})`);
       turn++;
       opts.emit({ type: 'turn_start', agent: opts.agent, turn });
-      const out = await modelTurn(opts, [...messages, ...pending], turn);
+      const out = await modelTurn(opts, [...messages, ...pending], turn, warned);
       usage = addUsage(usage, out.usage);
       opts.emit({
         type: 'usage',

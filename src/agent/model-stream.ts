@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { CallWarning, LanguageModel, ModelMessage } from 'ai';
 import { providerOptionsFor } from '../provider/model.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
@@ -31,6 +31,8 @@ export type ModelStreamPart =
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; call: StreamedToolCall }
   | { type: 'finish'; usage: TokenUsage; finishReason: string; assistant: ModelMessage[] }
+  /** Something the provider wants the user to know (an unsupported setting, a compatibility mode). */
+  | { type: 'warning'; message: string }
   | { type: 'error'; error: unknown };
 
 /** The seam between the loop and a model: tests may pass any function with this shape. */
@@ -55,8 +57,22 @@ function describeParseError(error: unknown): string {
   return message.split('\n')[0].slice(0, 400);
 }
 
+function describeWarning(warning: CallWarning, route: ModelRoute): string {
+  const where = `${route.alias ?? route.type} (${route.model})`;
+  switch (warning.type) {
+    case 'unsupported':
+      return `${where}: "${warning.feature}" is not supported${warning.details ? `. ${warning.details}` : ''}`;
+    case 'compatibility':
+      return `${where}: "${warning.feature}" runs in a compatibility mode${warning.details ? `. ${warning.details}` : ''}`;
+    case 'other':
+      return `${where}: ${warning.message}`;
+  }
+}
+
 /** A ModelCaller backed by the `ai` SDK's streamText, with the SDK's own retries off (the loop retries). */
 export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: ModelParams): ModelCaller {
+  // The SDK would log warnings with console.info/warn, i.e. onto stdout; they arrive as stream parts instead.
+  globalThis.AI_SDK_LOG_WARNINGS = false;
   return async function* callModel(request) {
     const { streamText, jsonSchema } = await import('ai');
     const tools = Object.fromEntries(
@@ -78,6 +94,10 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
     let failed = false;
     for await (const part of result.fullStream) {
       switch (part.type) {
+        case 'start-step':
+          for (const warning of part.warnings)
+            yield { type: 'warning', message: describeWarning(warning, route) };
+          break;
         case 'text-delta':
           yield { type: 'text', text: part.text };
           break;

@@ -8,6 +8,17 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/**
+ * The default policy, with `CADRE_RETRY_BASE_MS` (a non-negative integer) replacing the base delay, so
+ * end-to-end tests and benchmarks of retries do not wait seconds. Anything else in the variable is ignored.
+ */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv): RetryPolicy {
+  const raw = env.CADRE_RETRY_BASE_MS;
+  const base = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isInteger(base) || base < 0) return DEFAULT_RETRY_POLICY;
+  return { ...DEFAULT_RETRY_POLICY, baseDelayMs: base };
+}
+
 export interface ClassifiedError {
   retryable: boolean;
   /** Short cause for the user: "HTTP 429", "connection reset", … */

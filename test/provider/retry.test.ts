@@ -1,6 +1,11 @@
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { classifyModelError, DEFAULT_RETRY_POLICY, retryDelayMs } from '../../src/provider/retry.js';
+import {
+  classifyModelError,
+  DEFAULT_RETRY_POLICY,
+  retryDelayMs,
+  retryPolicyFromEnv,
+} from '../../src/provider/retry.js';
 
 function apiError(
   statusCode: number | undefined,
@@ -68,5 +73,20 @@ describe('retryDelayMs', () => {
   it('honours retry-after as given, capped', () => {
     expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 1200)).toBe(1200);
     expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 10_000_000)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs * 2);
+  });
+});
+
+describe('retryPolicyFromEnv', () => {
+  it.each([
+    [undefined, DEFAULT_RETRY_POLICY.baseDelayMs],
+    ['', DEFAULT_RETRY_POLICY.baseDelayMs],
+    ['5', 5],
+    ['0', 0],
+    ['-1', DEFAULT_RETRY_POLICY.baseDelayMs],
+    ['1.5', DEFAULT_RETRY_POLICY.baseDelayMs],
+    ['soon', DEFAULT_RETRY_POLICY.baseDelayMs],
+  ])('CADRE_RETRY_BASE_MS=%s gives a base delay of %i ms', (value, base) => {
+    const policy = retryPolicyFromEnv({ CADRE_RETRY_BASE_MS: value });
+    expect(policy).toEqual({ ...DEFAULT_RETRY_POLICY, baseDelayMs: base });
   });
 });

@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import type { ViewMessage } from '../../src/provider/scripted/request-view.js';
+import type { RecordedRequest, ScriptedServer } from '../../src/provider/scripted/server.js';
+import {
+  type MakeProjectOptions,
+  makeProject,
+  REPO_ROOT,
+  type RunCadreOptions,
+  type RunCadreResult,
+  runCadre,
+  type TestProject,
+} from '../support/cli.js';
+
+export type Wire = 'openai' | 'anthropic';
+
+/** Retries wait milliseconds, not seconds, so failure paths stay fast (see `retryPolicyFromEnv`). */
+const FAST_RETRY_ENV = { CADRE_RETRY_BASE_MS: '5' };
+
+/** A `providers` alias pointing at the test's server through the given wire format. */
+export function providerFor(server: ScriptedServer, wire: Wire) {
+  return wire === 'openai'
+    ? {
+        type: 'openai-compatible',
+        base_url: server.openaiBaseUrl,
+        model: 'scripted-model',
+        api_key: 'scripted',
+      }
+    : {
+        type: 'anthropic',
+        base_url: server.anthropicBaseUrl,
+        model: 'scripted-model',
+        api_key: 'scripted',
+      };
+}
+
+export interface ServedProjectOptions extends Omit<MakeProjectOptions, 'config'> {
+  wire?: Wire;
+  /** Extra project config keys, merged over the provider setup. */
+  config?: Record<string, unknown>;
+}
+
+/** A temporary project whose config sends the main loop to `server`; removed when the test ends. */
+export function servedProject(server: ScriptedServer, options: ServedProjectOptions = {}): TestProject {
+  const { wire = 'openai', config = {}, ...rest } = options;
+  const project = makeProject({
+    ...rest,
+    config: { providers: { fake: providerFor(server, wire) }, provider: 'fake', ...config },
+  });
+  onTestFinished(() => project.cleanup());
+  return project;
+}
+
+/** `cadre <args>` run in `project` with its own global config dir. */
+export function cadreIn(
+  project: TestProject,
+  args: string[],
+  options: Omit<RunCadreOptions, 'cwd'> = {},
+): Promise<RunCadreResult> {
+  return runCadre(args, {
+    ...options,
+    cwd: project.dir,
+    env: { CADRE_CONFIG_DIR: project.configDir, ...FAST_RETRY_ENV, ...options.env },
+  });
+}
+
+/** The tool results a request carries, in order. */
+export function toolResults(request: RecordedRequest): ViewMessage[] {
+  return request.view.messages.filter((m) => m.role === 'tool');
+}
+
+/** Every line of stream-json output, parsed (throws on a line that is not JSON). */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export interface LiveCadre {
+  child: ChildProcess;
+  /** Resolves with the exit code (null) and signal once the process is gone. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts cadre without waiting for it, for tests that kill it mid-run. Killed when the test ends. */
+export function startCadre(project: TestProject, args: string[]): LiveCadre {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    CADRE_CONFIG_DIR: project.configDir,
+    ...FAST_RETRY_ENV,
+  };
+  delete env.ANTHROPIC_API_KEY;
+  delete env.OPENAI_API_KEY;
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'cadre.js'), ...args], {
+    cwd: project.dir,
+    env,
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, exited };
+}

@@ -1,12 +1,14 @@
 import { ConfigError } from '../../config/load.js';
 import { agentsJson, formatAgentsText } from '../../profile/listing.js';
 import { resolveRoles } from '../../profile/roles.js';
-import { openWorkspace } from '../bootstrap.js';
+import { openWorkspace, printWarnings } from '../bootstrap.js';
 
 /** `cadre agents [--json]` (SPEC 1): profiles, collisions, warnings, role routing. */
 export async function runAgentsCommand(options: { json?: boolean; cwd?: string }): Promise<number> {
   try {
     const workspace = openWorkspace(options.cwd);
+    // Like every start-up, one stderr line per problem file (SPEC 3.3); the listing repeats them.
+    printWarnings(workspace.warnings, process.stderr);
     const roles = resolveRoles(workspace.loaded.config);
     // Warnings are part of the listing itself; prompt-file warnings are added to the profile ones.
     const registry = { ...workspace.profiles, warnings: workspace.warnings };

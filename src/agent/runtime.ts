@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
+import type { McpManager } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { type CadrePermissionGate, createPermissionGate } from '../permission/gate.js';
 import {
@@ -24,6 +25,8 @@ import {
 } from '../provider/route.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { createSkillTool } from '../skill/tool.js';
+import { SubagentManager } from '../subagent/manager.js';
+import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
@@ -84,6 +87,9 @@ export class AgentRuntime {
   private turn: number;
   private readonly context: ToolContext;
   private readonly approvals: string[];
+  private readonly lifetime = new AbortController();
+  private mcp?: McpManager;
+  readonly subagents: SubagentManager;
 
   private constructor(
     private readonly options: RuntimeOptions,
@@ -97,6 +103,49 @@ export class AgentRuntime {
     this.approvals = options.store.approvals(session.id);
     this.context = createToolContext({ root: this.projectRoot, agent: 'main', sessionId: session.id });
     this.state = { base: { prompt: defaultSystemPrompt } };
+    this.subagents = new SubagentManager({
+      projectRoot: this.projectRoot,
+      config: options.loaded.config,
+      env: options.env,
+      profiles: options.profiles,
+      mainRoute: options.mainRoute,
+      parentSessionId: session.id,
+      store: options.store,
+      parentGate: () => this.gate,
+      childGateOptions: (profile) => ({
+        root: this.projectRoot,
+        safety: options.flags.safety,
+        ...permissionLayers(options.loaded, profile),
+        operator: this.operator,
+        yes: options.flags.yes,
+        headless: !options.ask && !options.flags.yes,
+      }),
+      emit: options.emit,
+      ask: options.ask ?? headlessAsker,
+      mcpTools: () => this.mcp?.tools() ?? [],
+      modelCaller: (route, params) => this.modelCallerFor(route, params),
+      sessionSignal: this.lifetime.signal,
+    });
+    this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
+  }
+
+  private readonly operator: { file: string; text: string } | undefined;
+
+  private async modelCallerFor(route: ModelRoute, params: ModelParams): Promise<ModelCaller> {
+    if (this.options.modelCaller) return this.options.modelCaller(route, params);
+    return sdkModelCaller(await createLanguageModel(route), route, params);
+  }
+
+  /** Connects the configured MCP servers in the background; their tools join once connected. */
+  async connectMcp(): Promise<void> {
+    const servers = this.options.loaded.config.mcp_servers;
+    if (!servers || Object.keys(servers).length === 0) return;
+    const { startMcp } = await import('../mcp/manager.js');
+    this.mcp = startMcp(servers, {
+      cwd: this.projectRoot,
+      onWarning: (message) => this.options.emit({ type: 'warning', agent: 'main', message }),
+      signal: this.lifetime.signal,
+    });
   }
 
   /** Opens or continues a session and applies `--agent`. Throws ConfigError for bad usage (exit 2). */
@@ -188,7 +237,7 @@ export class AgentRuntime {
       root: this.projectRoot,
       safety: flags.safety,
       ...permissionLayers(loaded, this.state.profileLayer, this.state.promptLayer),
-      operator: flags.permissions ? readOperatorFile(flags.permissions) : undefined,
+      operator: this.operator,
       yes: flags.yes,
       headless: !this.options.ask && !flags.yes,
     });
@@ -201,8 +250,30 @@ export class AgentRuntime {
 
   private universe(): AnyTool[] {
     const skills = this.options.profiles.skills;
-    const extra = skills.length > 0 ? [createSkillTool(() => this.options.profiles.skills)] : [];
-    return [...builtinTools(this.projectRoot), ...extra];
+    const skillTools = skills.length > 0 ? [createSkillTool(() => this.options.profiles.skills)] : [];
+    const task = createTaskTool(this.subagents, this.usableProfiles());
+    return [
+      ...builtinTools(this.projectRoot),
+      ...skillTools,
+      task,
+      createTaskStatusTool(this.subagents),
+      ...(this.mcp?.tools() ?? []),
+    ];
+  }
+
+  /** Profiles the `task` tool may name: those no rule denies as `task(<name>)` (SPEC 7.1). */
+  private usableProfiles() {
+    return [...this.options.profiles.profiles.values()].filter(
+      (profile) =>
+        this.gate.decideAnalysed({
+          call: {
+            tool: 'task',
+            subject: { kind: 'name', value: profile.name },
+            safety: 'read',
+            agent: 'main',
+          },
+        }).action !== 'deny',
+    );
   }
 
   private systemText(): string {
@@ -215,9 +286,14 @@ export class AgentRuntime {
     const { store, emit, flags } = this.options;
     const route = this.route;
     const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
-    const callModel = this.options.modelCaller
-      ? await this.options.modelCaller(route, params)
-      : sdkModelCaller(await createLanguageModel(route), route, params);
+    const callModel = await this.modelCallerFor(route, params);
+    if (this.mcp) {
+      // The tool list is fixed for the whole run once servers settle (prompt-cache stability).
+      await this.mcp.ready;
+      this.recompute();
+    }
+    const runSignal = AbortSignal.any([signal, this.lifetime.signal]);
+    signal.addEventListener('abort', () => this.subagents.cancelAll('the run was cancelled'), { once: true });
     const userMessage: ModelMessage = { role: 'user', content: text };
     const turnBase = this.turn;
     store.appendMessages(this.session.id, [userMessage], turnBase);
@@ -238,13 +314,15 @@ export class AgentRuntime {
         tools: new Map(this.tools.map((t) => [t.name, t])),
         gate: this.gate,
         ask: this.options.ask ?? headlessAsker,
-        context: { ...this.context, signal },
+        context: { ...this.context, signal: runSignal },
         onDenied: (record) => this.permissionDenials.push(record),
         onApproved: (rule) => store.addApproval(this.session.id, rule),
       },
       maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
       emit,
-      signal,
+      signal: runSignal,
+      takeReminders: () => this.subagents.takeReminders(),
+      waitForReminders: (s) => this.subagents.waitForReminders(s),
       costOf: (usage) => costOf(route.model, usage),
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
@@ -269,7 +347,9 @@ export class AgentRuntime {
     return result;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.lifetime.abort(new Error('session closed'));
     this.context.jobs.killAll();
+    await this.mcp?.close();
   }
 }

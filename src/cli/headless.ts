@@ -5,7 +5,7 @@ import type { SafetyFloor } from '../permission/decide.js';
 import { resolveMainRoute } from '../provider/route.js';
 import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
-import { HeadlessPrinter, type OutputFormat, usageJson } from './output.js';
+import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 
 export interface HeadlessOptions {
   print?: string | boolean;
@@ -76,6 +76,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       emit: (event) => printer.event(event),
       store,
     });
+    await runtime.connectMcp();
   } catch (error) {
     store?.close();
     if (error instanceof ConfigError || error instanceof UsageError) {
@@ -104,16 +105,30 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       model: runtime.modelRoute.model,
       usage: usageJson(usage),
       cost_usd: costUsd,
-      subagents: [],
+      subagents: subagentSummaries(runtime),
       permission_denials: runtime.permissionDenials,
     });
     return isError ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    runtime.close();
+    await runtime.close();
     store?.close();
     const { closeScriptedServers } = await import('../provider/scripted-route.js');
     await closeScriptedServers();
   }
+}
+
+function subagentSummaries(runtime: AgentRuntime): SubagentSummary[] {
+  return runtime.subagents.list().map((task) => ({
+    id: task.id,
+    profile: task.profile,
+    description: task.description,
+    status: task.state,
+    background: task.background,
+    session_id: task.childSessionId,
+    model: task.model,
+    usage: { input_tokens: task.usage.inputTokens, output_tokens: task.usage.outputTokens },
+    cost_usd: task.costUsd,
+  }));
 }

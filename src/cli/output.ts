@@ -11,6 +11,7 @@ export interface SubagentSummary {
   status: string;
   background: boolean;
   session_id: string | null;
+  model: string;
   usage: { input_tokens: number; output_tokens: number };
   cost_usd: number | null;
 }

@@ -74,7 +74,7 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
       );
       return result.stopReason === 'completed' ? 0 : 1;
     } finally {
-      runtime.close();
+      await runtime.close();
       store.close();
     }
   } finally {

@@ -91,49 +91,54 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
       temperature: params.temperature,
       providerOptions: providerOptionsFor(route, params),
     });
-    let failed = false;
-    for await (const part of result.fullStream) {
-      switch (part.type) {
-        case 'start-step':
-          for (const warning of part.warnings)
-            yield { type: 'warning', message: describeWarning(warning, route) };
-          break;
-        case 'text-delta':
-          yield { type: 'text', text: part.text };
-          break;
-        case 'reasoning-delta':
-          yield { type: 'reasoning', text: part.text };
-          break;
-        case 'tool-call':
-          yield {
-            type: 'tool_call',
-            call: {
-              id: part.toolCallId,
-              name: part.toolName,
-              input: part.input,
-              inputError: part.invalid ? describeParseError(part.error) : undefined,
-            },
-          };
-          break;
-        case 'error':
-          failed = true;
-          yield { type: 'error', error: part.error };
-          break;
-        case 'abort':
-          failed = true;
-          yield { type: 'error', error: request.signal.reason ?? new Error('aborted') };
-          break;
-        default:
-          break;
+    try {
+      let failed = false;
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case 'start-step':
+            for (const warning of part.warnings)
+              yield { type: 'warning', message: describeWarning(warning, route) };
+            break;
+          case 'text-delta':
+            yield { type: 'text', text: part.text };
+            break;
+          case 'reasoning-delta':
+            yield { type: 'reasoning', text: part.text };
+            break;
+          case 'tool-call':
+            yield {
+              type: 'tool_call',
+              call: {
+                id: part.toolCallId,
+                name: part.toolName,
+                input: part.input,
+                inputError: part.invalid ? describeParseError(part.error) : undefined,
+              },
+            };
+            break;
+          case 'error':
+            failed = true;
+            yield { type: 'error', error: part.error };
+            break;
+          case 'abort':
+            failed = true;
+            yield { type: 'error', error: request.signal.reason ?? new Error('aborted') };
+            break;
+          default:
+            break;
+        }
       }
+      if (failed) return;
+      const response = await result.response;
+      yield {
+        type: 'finish',
+        usage: tokenUsage(await result.usage),
+        finishReason: await result.finishReason,
+        assistant: response.messages.filter((m) => m.role === 'assistant'),
+      };
+    } catch (error) {
+      // A connection dropped mid-stream can surface as a throw from the stream instead of an error part.
+      yield { type: 'error', error };
     }
-    if (failed) return;
-    const response = await result.response;
-    yield {
-      type: 'finish',
-      usage: tokenUsage(await result.usage),
-      finishReason: await result.finishReason,
-      assistant: response.messages.filter((m) => m.role === 'assistant'),
-    };
   };
 }

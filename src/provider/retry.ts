@@ -78,23 +78,40 @@ function providerMessage(error: APICallError): string {
   return error.message;
 }
 
+function networkCode(chain: unknown[]): string | undefined {
+  for (const link of chain) {
+    const code = (link as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+  }
+  return undefined;
+}
+
 /** Decides whether a model-call failure is worth retrying (SPEC 2.2: 429, 5xx, reset, timeout). */
 export function classifyModelError(error: unknown): ClassifiedError {
-  for (const link of causeChain(error)) {
+  const chain = causeChain(error);
+  for (const link of chain) {
     if (APICallError.isInstance(link)) {
       const status = link.statusCode;
-      const retryable = status === undefined ? true : status === 408 || status === 429 || status >= 500;
+      // No status, or a success status: the connection failed, possibly after the reply had begun streaming.
+      if (status === undefined || status < 400) {
+        const code = networkCode(chain);
+        return {
+          retryable: true,
+          cause: code ?? (status === undefined ? 'connection failure' : 'connection reset'),
+          message: code ? `${link.message} (${code})` : link.message,
+          retryAfterMs: parseRetryAfter(link.responseHeaders),
+        };
+      }
       return {
-        retryable,
-        cause: status === undefined ? 'connection failure' : `HTTP ${status}`,
-        message: status === undefined ? link.message : `HTTP ${status}: ${providerMessage(link)}`,
+        retryable: status === 408 || status === 429 || status >= 500,
+        cause: `HTTP ${status}`,
+        message: `HTTP ${status}: ${providerMessage(link)}`,
         retryAfterMs: parseRetryAfter(link.responseHeaders),
       };
     }
-    const code = (link as { code?: string }).code;
-    if (code && NETWORK_CODES.has(code))
-      return { retryable: true, cause: code, message: String((link as Error).message ?? code) };
   }
+  const code = networkCode(chain);
+  if (code) return { retryable: true, cause: code, message: String((error as Error).message ?? code) };
   const message = error instanceof Error ? error.message : String(error);
   const networky = /terminated|socket hang up|fetch failed|network|ECONNRESET|other side closed|timed? ?out/i;
   return {

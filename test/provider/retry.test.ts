@@ -53,6 +53,18 @@ describe('classifyModelError', () => {
     expect(classifyModelError(wrapped)).toMatchObject({ retryable: true, cause: 'ECONNRESET' });
   });
 
+  it('retries a stream that broke after a 200 response began, naming the network code', () => {
+    const socket = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    const broken = new APICallError({
+      message: 'Failed to process successful response',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 200,
+      cause: new TypeError('terminated', { cause: socket }),
+    });
+    expect(classifyModelError(broken)).toMatchObject({ retryable: true, cause: 'UND_ERR_SOCKET' });
+  });
+
   it('does not retry an ordinary programming error', () => {
     expect(classifyModelError(new Error('bad schema')).retryable).toBe(false);
   });

@@ -122,6 +122,7 @@ export class AgentRuntime {
       }),
       emit: options.emit,
       ask: options.ask ?? headlessAsker,
+      onDenied: (record) => this.permissionDenials.push(record),
       mcpTools: () => this.mcp?.tools() ?? [],
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       sessionSignal: this.lifetime.signal,

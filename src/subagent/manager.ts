@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EmitEvent } from '../agent/events.js';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import type { ModelCaller } from '../agent/model-stream.js';
-import type { Asker } from '../agent/tool-runner.js';
+import type { Asker, PermissionDenialRecord } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { Config } from '../config/schema.js';
 import { grantMcpTools } from '../mcp/grants.js';
@@ -38,6 +38,8 @@ export interface SubagentHost {
   childGateOptions(profile: Profile | undefined): Omit<PermissionGateOptions, 'ceiling'>;
   emit: EmitEvent;
   ask: Asker;
+  /** Every child denial, for `permission_denials` of the whole run. */
+  onDenied(record: PermissionDenialRecord): void;
   mcpTools(): AnyTool[];
   modelCaller(route: ModelRoute, params: ModelParams): Promise<ModelCaller>;
   /** Aborted when the whole session is cancelled; background tasks live as long as it. */
@@ -232,6 +234,7 @@ export class SubagentManager {
           gate,
           ask: host.ask,
           context,
+          onDenied: (record) => host.onDenied(record),
         },
         maxTurns: task.tier === 'toolless' ? 1 : (input.max_steps ?? profile?.maxTurns ?? 25),
         emit: host.emit,

@@ -37,10 +37,12 @@ export interface ToolCallOutcome {
 }
 
 /** A headless run: asks are denied with a message telling the model nobody is there (SPEC 6.6). */
-export const headlessAsker: Asker = async () => ({
+export const headlessAsker: Asker = async (ask) => ({
   kind: 'deny_feedback',
-  feedback:
-    'no user is present to approve it (headless run; pass --yes to approve asks, or add an allow rule)',
+  // Reaching the asker despite --yes means --yes declined to apply (a path outside the project).
+  feedback: ask.decision.trace.some((entry) => entry.layer === '--yes')
+    ? 'no user is present to approve it (headless run; --yes does not approve paths outside the project, only an allow rule does)'
+    : 'no user is present to approve it (headless run; pass --yes to approve asks, or add an allow rule)',
 });
 
 interface PreparedCall {
@@ -57,7 +59,9 @@ function describeInputError(tool: string, error: z.ZodError): string {
 }
 
 function denialText(decision: PermissionDecision, extra?: string): string {
-  const base = `Permission denied: ${decision.reason}`;
+  // Reasons may already start with "denied:" and end with a period; say each once.
+  const reason = decision.reason.replace(/^denied:\s*/i, '').replace(/\.+$/, '');
+  const base = `Permission denied: ${reason}`;
   return extra ? `${base}. The call was denied because ${extra}.` : `${base}.`;
 }
 

@@ -80,7 +80,11 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
 
 export interface LiveCadre {
   child: ChildProcess;
-  /** Resolves with the exit code (null) and signal once the process is gone. */
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Resolves once stdout matches `pattern` (rejects if the process exits first). */
+  waitForStdout(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (null when killed) and signal once the process is gone. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -97,13 +101,29 @@ export function startCadre(project: TestProject, args: string[]): LiveCadre {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'cadre.js'), ...args], {
     cwd: project.dir,
     env,
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let stdout = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
+  const waitForStdout = (pattern: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const match = stdout.match(pattern);
+        if (!match) return;
+        child.stdout?.off('data', check);
+        resolve(match);
+      };
+      child.stdout?.on('data', check);
+      child.once('exit', () => reject(new Error(`cadre exited before printing ${pattern}:\n${stdout}`)));
+      check();
+    });
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, exited };
+  return { child, stdout: () => stdout, waitForStdout, exited };
 }

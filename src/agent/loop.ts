@@ -22,8 +22,13 @@ export interface LoopOptions {
   costOf: (usage: TokenUsage) => number | null;
   /** Persists a completed turn (assistant message + tool results) before the next one starts. */
   onTurnCommitted?: (messages: ModelMessage[], turn: number, usage: TokenUsage) => void;
-  /** Replaces older history with a summary when the context nears its window; returns the new list. */
+  /**
+   * Called before each model turn: replaces older history with a summary when the context nears the
+   * model's window, returning the new list (undefined: leave it).
+   */
   compact?: (messages: ModelMessage[], lastInputTokens: number) => Promise<ModelMessage[] | undefined>;
+  /** A stronger model tried for one turn after `afterTurns` consecutive turns of unusable tool input (SPEC 4.3). */
+  escalation?: { afterTurns: number; label: string; caller: () => Promise<ModelCaller> };
   /** Text injected as a system reminder before a turn (background task results); empty = none. */
   takeReminders?: () => string[];
   /** Waits for pending background work that will produce reminders; resolves false when there is none. */
@@ -69,6 +74,7 @@ interface TurnOutput {
 /** One model call, retried on 429/5xx/reset/timeout with backoff; partial output of a failed try is dropped. */
 async function modelTurn(
   opts: LoopOptions,
+  callModel: ModelCaller,
   messages: ModelMessage[],
   turn: number,
   warned: Set<string>,
@@ -84,7 +90,7 @@ async function modelTurn(
       assistant: [],
     };
     let failure: unknown;
-    for await (const part of opts.callModel({
+    for await (const part of callModel({
       system: opts.system,
       messages,
       tools: opts.toolSpecs,
@@ -183,6 +189,9 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
   let lastText = '';
   let turn = 0;
   const warned = new Set<string>();
+  let lastInputTokens = 0;
+  let invalidTurns = 0;
+  let escalated = false;
   const deps: ToolRunnerDeps = { ...opts.tools, agent: opts.agent, emit: opts.emit };
   const finish = (stopReason: StopReason, error?: string): LoopResult => ({
     text: lastText,
@@ -198,9 +207,32 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
       const pending = reminders.length > 0 ? [reminderMessage(reminders)] : [];
       if (turn >= opts.maxTurns)
         return finish('max_turns', `reached the turn cap (--max-turns ${opts.maxTurns})`);
+      if (opts.compact) {
+        const compacted = await opts.compact(messages, lastInputTokens);
+        if (compacted) {
+          opts.emit({
+            type: 'compaction',
+            agent: opts.agent,
+            messagesBefore: messages.length,
+            messagesAfter: compacted.length,
+          });
+          messages = compacted;
+        }
+      }
       turn++;
       opts.emit({ type: 'turn_start', agent: opts.agent, turn });
-      const out = await modelTurn(opts, [...messages, ...pending], turn, warned);
+      let callModel = opts.callModel;
+      if (opts.escalation && !escalated && invalidTurns >= opts.escalation.afterTurns) {
+        escalated = true;
+        opts.emit({
+          type: 'warning',
+          agent: opts.agent,
+          message: `escalating to ${opts.escalation.label} for one turn after ${invalidTurns} turns of unusable tool input`,
+        });
+        callModel = await opts.escalation.caller();
+      }
+      const out = await modelTurn(opts, callModel, [...messages, ...pending], turn, warned);
+      lastInputTokens = out.usage.inputTokens;
       usage = addUsage(usage, out.usage);
       opts.emit({
         type: 'usage',
@@ -214,6 +246,7 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
       if (out.calls.length > 0) {
         const outcomes = await runToolCalls(out.calls, deps);
         added.push(toolResultMessage(outcomes));
+        invalidTurns = outcomes.every((o) => o.invalidInput) ? invalidTurns + 1 : 0;
       }
       messages = [...messages, ...added];
       opts.onTurnCommitted?.(added, turn, out.usage);
@@ -222,18 +255,6 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
       if (out.calls.length === 0) {
         if (opts.waitForReminders && (await opts.waitForReminders(opts.signal))) continue;
         return finish('completed');
-      }
-      if (opts.compact) {
-        const compacted = await opts.compact(messages, out.usage.inputTokens);
-        if (compacted) {
-          opts.emit({
-            type: 'compaction',
-            agent: opts.agent,
-            messagesBefore: messages.length,
-            messagesAfter: compacted.length,
-          });
-          messages = compacted;
-        }
       }
     }
   } catch (error) {

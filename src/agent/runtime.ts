@@ -15,9 +15,11 @@ import {
 } from '../profile/activation.js';
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
 import type { PromptSet } from '../profile/prompts.js';
+import { type RoleKey, resolveRoles } from '../profile/roles.js';
 import { createLanguageModel } from '../provider/model.js';
-import { addUsage, costOf, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
+import { addUsage, contextWindowOf, costOf, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
 import {
+  aliasRoute,
   describeRoute,
   type ModelParams,
   type ModelRoute,
@@ -30,10 +32,12 @@ import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
+import { compactIfNeeded } from './compaction.js';
 import type { EmitEvent } from './events.js';
 import { permissionLayers, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
+import compactionPrompt from './prompts/compaction.txt';
 import defaultSystemPrompt from './prompts/system.txt';
 import { type Asker, headlessAsker, type PermissionDenialRecord } from './tool-runner.js';
 import { toolSpecsFor } from './tool-specs.js';
@@ -322,6 +326,12 @@ export class AgentRuntime {
       maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
       emit,
       signal: runSignal,
+      compact: (messages, lastInputTokens) =>
+        compactIfNeeded(messages, lastInputTokens, {
+          contextWindow: route.contextWindow ?? contextWindowOf(route.model),
+          summarize: (transcript) => this.summarize(transcript, runSignal),
+        }),
+      escalation: this.escalation(),
       takeReminders: () => this.subagents.takeReminders(),
       waitForReminders: (s) => this.subagents.waitForReminders(s),
       costOf: (usage) => costOf(route.model, usage),
@@ -346,6 +356,45 @@ export class AgentRuntime {
       model: route.model,
     });
     return result;
+  }
+
+  /** A role's route when the role is routed to a provider alias (SPEC 4.3); undefined when off. */
+  private roleRoute(key: RoleKey, onlyConfigured = false): ModelRoute | undefined {
+    const { config } = this.options.loaded;
+    const role = resolveRoles(config).routes.find((r) => r.key === key);
+    if (!role?.effective || (onlyConfigured && role.via !== 'configured')) return undefined;
+    return aliasRoute(config, role.effective, this.options.env);
+  }
+
+  /** Context compaction runs on `summarization_provider`, else the model in use. */
+  private async summarize(transcript: string, signal: AbortSignal): Promise<string> {
+    const route = this.roleRoute('summarization_provider') ?? this.route;
+    const result = await runAgentLoop({
+      agent: 'summarizer',
+      callModel: await this.modelCallerFor(route, {}),
+      system: compactionPrompt,
+      messages: [{ role: 'user', content: transcript }],
+      toolSpecs: [],
+      tools: { tools: new Map(), gate: this.gate, ask: headlessAsker, context: this.context },
+      maxTurns: 1,
+      // The summary is bookkeeping, not conversation: only retries and problems are worth showing.
+      emit: (event) => {
+        if (event.type === 'retry' || event.type === 'warning' || event.type === 'error')
+          this.options.emit(event);
+      },
+      signal,
+      costOf: (usage) => costOf(route.model, usage),
+    });
+    if (result.stopReason !== 'completed') throw new Error(`context compaction failed: ${result.error}`);
+    return result.text;
+  }
+
+  /** One turn on `escalation_provider` after repeated unusable tool input, when that role is configured. */
+  private escalation() {
+    const route = this.roleRoute('escalation_provider', true);
+    if (!route) return undefined;
+    const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
+    return { afterTurns: 2, label: describeRoute(route), caller: () => this.modelCallerFor(route, params) };
   }
 
   async close(): Promise<void> {

@@ -34,6 +34,8 @@ export interface ToolRunnerDeps {
 export interface ToolCallOutcome {
   call: StreamedToolCall;
   result: ToolResult;
+  /** The model's input could not be used: unknown tool, unparsable JSON or a schema violation. */
+  invalidInput: boolean;
 }
 
 /** A headless run: asks are denied with a message telling the model nobody is there (SPEC 6.6). */
@@ -52,6 +54,7 @@ interface PreparedCall {
   decision?: PermissionDecision;
   /** A result known before execution: bad input, unknown tool, or a denial. */
   early?: ToolResult;
+  invalidInput?: boolean;
 }
 
 function describeInputError(tool: string, error: z.ZodError): string {
@@ -72,6 +75,7 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
     return {
       call,
       early: { output: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true },
+      invalidInput: true,
     };
   }
   if (call.inputError !== undefined) {
@@ -82,11 +86,17 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
         output: `The arguments for "${call.name}" were not valid JSON (${call.inputError}). Send the call again with a JSON object matching the tool's schema.`,
         isError: true,
       },
+      invalidInput: true,
     };
   }
   const parsed = tool.schema.safeParse(call.input ?? {});
   if (!parsed.success)
-    return { call, tool, early: { output: describeInputError(call.name, parsed.error), isError: true } };
+    return {
+      call,
+      tool,
+      early: { output: describeInputError(call.name, parsed.error), isError: true },
+      invalidInput: true,
+    };
   const input = parsed.data;
   const decision = await deps.gate.decide({
     tool: call.name,
@@ -207,5 +217,9 @@ export async function runToolCalls(
       i++;
     }
   }
-  return prepared.map((p, k) => ({ call: p.call, result: results[k] }));
+  return prepared.map((p, k) => ({
+    call: p.call,
+    result: results[k],
+    invalidInput: p.invalidInput === true,
+  }));
 }

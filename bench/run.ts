@@ -1,0 +1,97 @@
+// `npm run bench`: SPEC 18 figures against the scripted model server on loopback. Prints a table of medians;
+// exits non-zero when the prompt-cache prefix is unstable (the one property the bench asserts).
+import { benchCacheStability } from './cache-stability.js';
+import { benchColdStart } from './cold-start.js';
+import { benchPermission } from './permission.js';
+import { benchProfiles } from './profiles.js';
+import { benchToolLoop } from './tool-loop.js';
+
+interface Row {
+  name: string;
+  value: string;
+  target: string;
+  ok: boolean | null;
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+function printTable(rows: Row[]): void {
+  const header = { name: 'benchmark', value: 'median', target: 'target', verdict: 'verdict' };
+  const lines = rows.map((r) => ({
+    name: r.name,
+    value: r.value,
+    target: r.target,
+    verdict: r.ok === null ? '' : r.ok ? 'ok' : 'OVER',
+  }));
+  const width = (key: keyof typeof header) =>
+    Math.max(header[key].length, ...lines.map((l) => l[key].length));
+  const format = (l: typeof header) =>
+    `${l.name.padEnd(width('name'))}  ${l.value.padStart(width('value'))}  ${l.target.padEnd(width('target'))}  ${l.verdict}`.trimEnd();
+  process.stdout.write(`${format(header)}\n${'-'.repeat(format(header).length + 6)}\n`);
+  for (const line of lines) process.stdout.write(`${format(line)}\n`);
+}
+
+async function main(): Promise<number> {
+  const rows: Row[] = [];
+  const cold = await benchColdStart();
+  rows.push(
+    {
+      name: `cold start: cadre -p to first model request (${cold.runs} runs)`,
+      value: ms(cold.medianMs),
+      target: '< 300 ms',
+      ok: cold.medianMs < 300,
+    },
+    { name: "node -e '' baseline (spawn to exit)", value: ms(cold.nodeBaselineMs), target: '', ok: null },
+    {
+      name: 'cold start / node baseline',
+      value: `${(cold.medianMs / cold.nodeBaselineMs).toFixed(2)}x`,
+      target: '',
+      ok: null,
+    },
+  );
+  const loop = await benchToolLoop();
+  rows.push(
+    {
+      name: `tool round trip overhead (${loop.calls} reads, ${loop.modelDelayMs} ms model delay, ${loop.runs} runs)`,
+      value: ms(loop.overheadPerCallMs),
+      target: '< 10 ms',
+      ok: loop.overheadPerCallMs < 10,
+    },
+    {
+      name: '  same, whole process as wall time (start-up included)',
+      value: ms(loop.processOverheadPerCallMs),
+      target: '',
+      ok: null,
+    },
+  );
+  const permission = await benchPermission();
+  rows.push({
+    name: permission.name,
+    value: ms(permission.median_ms),
+    target: `< ${permission.target_ms} ms`,
+    ok: permission.ok,
+  });
+  const profiles = await benchProfiles();
+  rows.push({
+    name: 'profile loading: 1,000 profile files',
+    value: ms(profiles),
+    target: '< 200 ms',
+    ok: profiles < 200,
+  });
+  let stable = true;
+  for (const wire of ['openai', 'anthropic'] as const) {
+    const cache = await benchCacheStability(wire);
+    stable &&= cache.stable;
+    rows.push({
+      name: `prompt-cache prefix stable over ${cache.turns} turns (${wire} wire)`,
+      value: cache.stable ? 'identical' : (cache.problem ?? 'changed'),
+      target: 'identical',
+      ok: cache.stable,
+    });
+  }
+  printTable(rows);
+  if (!stable) process.stderr.write('bench: the tool list or system prompt changed between turns\n');
+  return stable ? 0 : 1;
+}
+
+process.exitCode = await main();

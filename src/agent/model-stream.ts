@@ -52,6 +52,28 @@ function tokenUsage(usage: {
   };
 }
 
+/**
+ * The SDK marks a call to a tool it was not offered as invalid too; that is not bad input, so the call is
+ * kept with its parsed arguments and the permission gate or tool runner explains why it cannot run.
+ */
+function toolCallInput(
+  input: unknown,
+  invalid: boolean,
+  error: unknown,
+): Pick<StreamedToolCall, 'input' | 'inputError'> {
+  if (!invalid) return { input };
+  // Matched by name: importing the class would load the whole `ai` package at start-up.
+  if ((error as { name?: string } | undefined)?.name === 'AI_NoSuchToolError') {
+    if (typeof input !== 'string') return { input };
+    try {
+      return { input: JSON.parse(input) };
+    } catch (parseError) {
+      return { input, inputError: describeParseError(parseError) };
+    }
+  }
+  return { input, inputError: describeParseError(error) };
+}
+
 function describeParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0].slice(0, 400);
@@ -111,8 +133,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
               call: {
                 id: part.toolCallId,
                 name: part.toolName,
-                input: part.input,
-                inputError: part.invalid ? describeParseError(part.error) : undefined,
+                ...toolCallInput(part.input, part.invalid === true, part.error),
               },
             };
             break;

@@ -83,6 +83,8 @@ export class AgentRuntime {
   private view!: EffectiveView;
   private route!: ModelRoute;
   private gate!: CadrePermissionGate;
+  /** Every tool the session has; calls to ones withheld from the model still get the gate's reasoned denial. */
+  private universeTools: AnyTool[] = [];
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
   private messages: ModelMessage[];
@@ -249,6 +251,7 @@ export class AgentRuntime {
     for (const rule of this.approvals) this.gate.approve(rule);
     const universe = this.universe();
     const visible = new Set(this.gate.visibleTools(universe));
+    this.universeTools = universe;
     this.tools = universe.filter((t) => visible.has(t.name));
     this.specs = toolSpecsFor(this.tools);
   }
@@ -316,7 +319,7 @@ export class AgentRuntime {
       messages: [...this.messages, userMessage],
       toolSpecs: this.specs,
       tools: {
-        tools: new Map(this.tools.map((t) => [t.name, t])),
+        tools: new Map(this.universeTools.map((t) => [t.name, t])),
         gate: this.gate,
         ask: this.options.ask ?? headlessAsker,
         context: { ...this.context, signal: runSignal },

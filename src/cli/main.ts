@@ -36,6 +36,8 @@ function buildProgram(): Command {
     .option('--continue', 'continue the most recent session of this project')
     .option('--resume <session-id>', 'resume a given session')
     .showHelpAfterError()
+    // Root options only before a subcommand, so `permissions explain --agent x` reaches the subcommand.
+    .enablePositionalOptions()
     .exitOverride();
   addAgentOptions(program);
   program.action(async (options) => {

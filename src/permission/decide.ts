@@ -105,7 +105,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
   const classWhy = analysed.bash ? ` (${analysed.bash.why})` : '';
 
   if (!floorAdmits(policy.floor, safety)) {
-    const reason = `denied by the safety floor ${policy.floor}: this ${call.tool} call is ${safety}${classWhy}`;
+    const reason = `denied by the safety floor (--safety ${policy.floor}): this ${call.tool} call is of class ${safety}${classWhy}`;
     trace.push({ layer: 'floor', source: '--safety', action: 'deny', note: reason });
     return { action: 'deny', layer: 'floor', source: '--safety', safety, reason, trace };
   }

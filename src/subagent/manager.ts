@@ -230,7 +230,7 @@ export class SubagentManager {
         messages: [{ role: 'user', content: input.prompt }],
         toolSpecs: toolSpecsFor(allowed),
         tools: {
-          tools: new Map(allowed.map((t) => [t.name, t])),
+          tools: new Map(tools.map((t) => [t.name, t])),
           gate,
           ask: host.ask,
           context,

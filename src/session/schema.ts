@@ -104,6 +104,8 @@ const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 2: the write paths a dispatch declared (JSON array), recorded for the write-claim scheduler.
+  `ALTER TABLE tasks ADD COLUMN write_paths TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -53,12 +53,14 @@ interface TaskRow {
   branch: string | null;
   retry_of: string | null;
   owner_pid: number | null;
+  write_paths: string | null;
 }
 
 const COLUMNS = `tasks.id, tasks.parent_session_id, tasks.child_session_id, tasks.profile, tasks.tier,
   tasks.model, tasks.description, tasks.prompt, tasks.status, tasks.background, tasks.result, tasks.error,
   tasks.input_tokens, tasks.output_tokens, tasks.cost_usd, tasks.created_at, tasks.started_at,
-  tasks.ended_at, tasks.isolation, tasks.worktree_path, tasks.branch, tasks.retry_of, tasks.owner_pid`;
+  tasks.ended_at, tasks.isolation, tasks.worktree_path, tasks.branch, tasks.retry_of, tasks.owner_pid,
+  tasks.write_paths`;
 
 function toRecord(row: TaskRow): TaskRecord {
   return {
@@ -85,6 +87,7 @@ function toRecord(row: TaskRow): TaskRecord {
     branch: row.branch,
     retryOf: row.retry_of,
     ownerPid: row.owner_pid,
+    writePaths: row.write_paths === null ? null : (JSON.parse(row.write_paths) as string[]),
   };
 }
 
@@ -142,9 +145,9 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
       const id = shortRandomId();
       sql.run(
         `INSERT INTO tasks (id, parent_session_id, profile, tier, model, description, prompt, status,
-           background, created_at, retry_of, owner_pid)
+           background, created_at, retry_of, owner_pid, write_paths)
          VALUES (@id, @parentSessionId, @profile, @tier, @model, @description, @prompt, @status,
-           @background, @createdAt, @retryOf, @ownerPid)`,
+           @background, @createdAt, @retryOf, @ownerPid, @writePaths)`,
         {
           id,
           parentSessionId: task.parentSessionId,
@@ -158,6 +161,7 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
           createdAt: now(),
           retryOf: task.retryOf ?? null,
           ownerPid: pid,
+          writePaths: task.writePaths ? JSON.stringify(task.writePaths) : null,
         },
       );
       return byId(id) as TaskRecord;

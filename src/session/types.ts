@@ -136,6 +136,8 @@ export interface TaskRecord {
   retryOf: string | null;
   /** The cadre process that created the task and runs it. */
   ownerPid: number | null;
+  /** The `write_paths` the dispatch declared, when it declared any. */
+  writePaths: string[] | null;
 }
 
 export interface NewTask {
@@ -149,6 +151,7 @@ export interface NewTask {
   /** Default 'queued'. */
   status?: TaskStatus;
   retryOf?: string;
+  writePaths?: readonly string[];
 }
 
 export type TaskPatch = Partial<

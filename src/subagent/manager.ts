@@ -105,6 +105,7 @@ export class SubagentManager {
       description: input.description,
       background,
       retryOf: input.retry_of,
+      writePaths: input.write_paths,
     });
     let settle!: () => void;
     const task: LiveTask = {

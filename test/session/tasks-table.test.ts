@@ -49,6 +49,7 @@ describe('tasks table', () => {
       branch: null,
       retryOf: null,
       ownerPid: process.pid,
+      writePaths: null,
     });
     expect(store.getTask(task.id)).toEqual(task);
   });
@@ -234,5 +235,20 @@ describe('tasks table', () => {
       deadOwner.close();
       liveOwner.close();
     }
+  });
+});
+
+describe('task write paths', () => {
+  const temp = useTempStore();
+
+  it('keeps the write_paths a dispatch declared', () => {
+    const { store } = temp();
+    const session = store.createSession({ projectRoot: '/p', cwd: '/p' });
+    const task = store.createTask({
+      parentSessionId: session.id,
+      prompt: 'w',
+      writePaths: ['src/a.ts', 'docs/'],
+    });
+    expect(store.getTask(task.id)?.writePaths).toEqual(['src/a.ts', 'docs/']);
   });
 });

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { AgentRuntime } from '../../src/agent/runtime.js';
+import type { Asker } from '../../src/agent/tool-runner.js';
 import { openWorkspace } from '../../src/cli/bootstrap.js';
+import type { PermissionAsk } from '../../src/permission/types.js';
 import { resolveMainRoute } from '../../src/provider/route.js';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
 import { openSessionStore, type SessionStore } from '../../src/session/store.js';
@@ -13,7 +15,12 @@ afterEach(() => {
   for (const s of stores.splice(0)) s.close();
 });
 
-function startRuntime(server: ScriptedServer, files: Record<string, string>, extraConfig: object = {}) {
+function startRuntime(
+  server: ScriptedServer,
+  files: Record<string, string>,
+  extraConfig: object = {},
+  ask?: Asker,
+) {
   const p = makeProject({
     files,
     config: {
@@ -36,9 +43,10 @@ function startRuntime(server: ScriptedServer, files: Record<string, string>, ext
     profiles: workspace.profiles,
     prompts: workspace.prompts,
     mainRoute: resolveMainRoute(workspace.loaded.config, {}, env),
-    flags: { safety: 'full', yes: true },
+    flags: { safety: 'full', yes: ask === undefined },
     env,
     emit: (e) => events.push(e),
+    ask,
     store,
   });
   onTestFinished(() => runtime.close());
@@ -47,7 +55,8 @@ function startRuntime(server: ScriptedServer, files: Record<string, string>, ext
 
 const FILES = {
   '.cadre/prompts/review.md': '---\nmode: review\ndeny_tools: [write]\n---\nReview mode body.\n',
-  '.cadre/agents/reviewer.md': '---\nmodel: cheap\neffort: low\ntemperature: 0.3\ndeny_tools: [bash]\n---\nYou are a reviewer.\n',
+  '.cadre/agents/reviewer.md':
+    '---\nmodel: cheap\neffort: low\ntemperature: 0.3\ndeny_tools: [bash]\n---\nYou are a reviewer.\n',
   '.cadre/agents/other.md': '---\nmodel: gpt-literal\ndeny_tools: [edit]\n---\nYou are other.\n',
 };
 
@@ -76,10 +85,14 @@ describe('AgentRuntime layering (SPEC 4.1)', () => {
     expect(runtime.activeProfile).toBe('reviewer');
 
     runtime.deactivateProfile();
-    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(afterPrompt);
+    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(
+      afterPrompt,
+    );
 
     expect(runtime.selectPrompt('default').ok).toBe(true);
-    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(initial);
+    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(
+      initial,
+    );
   });
 
   it('a second activation replaces the first; off returns to the state before the first', async () => {
@@ -92,7 +105,9 @@ describe('AgentRuntime layering (SPEC 4.1)', () => {
     expect(runtime.toolNames).toContain('bash');
     expect(runtime.toolNames).not.toContain('edit');
     runtime.deactivateProfile();
-    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(before);
+    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(
+      before,
+    );
   });
 
   it('an unknown profile lists the known names and changes nothing', async () => {
@@ -103,7 +118,9 @@ describe('AgentRuntime layering (SPEC 4.1)', () => {
     const change = runtime.activateProfile('nope');
     expect(change.ok).toBe(false);
     if (!change.ok) expect(change.message).toContain('reviewer');
-    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(before);
+    expect({ system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute }).toEqual(
+      before,
+    );
     expect(runtime.activeProfile).toBe('reviewer');
   });
 
@@ -115,7 +132,11 @@ describe('AgentRuntime layering (SPEC 4.1)', () => {
     runtime.deactivateProfile();
     await runtime.prompt('second');
     const [first, second] = server.requests;
-    expect(first.view).toMatchObject({ model: 'cheap-model', temperature: 0.3, reasoning: { effort: 'low' } });
+    expect(first.view).toMatchObject({
+      model: 'cheap-model',
+      temperature: 0.3,
+      reasoning: { effort: 'low' },
+    });
     expect(first.view.system.startsWith('You are a reviewer.')).toBe(true);
     expect(second.view.model).toBe('main-model');
     expect(second.view.temperature).toBeUndefined();
@@ -146,7 +167,9 @@ describe('AgentRuntime subagent cancellation', () => {
     const result = await run;
     expect(result.text).toBe('heard it');
     expect(task.state).toBe('cancelled');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'subagent_end', taskId: task.id, status: 'cancelled' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'subagent_end', taskId: task.id, status: 'cancelled' }),
+    );
   });
 
   it('cancelling the parent run cancels its running children', async () => {
@@ -168,5 +191,40 @@ describe('AgentRuntime subagent cancellation', () => {
     const result = await run;
     expect(result.stopReason).toBe('cancelled');
     expect(runtime.subagents.list().map((t) => t.state)).toEqual(['cancelled']);
+  });
+});
+
+describe('AgentRuntime asks from subagents (SPEC 6.6)', () => {
+  it('routes a child ask to the root asker labeled with the child, and honours the answer', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are the writer.' })
+        .turn((t) => t.tool('write', { path: 'out.txt', content: 'written by the child' }))
+        .text('wrote it')
+        .rule({ last_user: 'Background task' })
+        .text('the writer finished')
+        .rule()
+        .turn((t) => t.tool('task', { agent: 'writer', prompt: 'write out.txt', background: true }))
+        .text('waiting for the writer'),
+    );
+    const asks: PermissionAsk[] = [];
+    const { runtime, events, project } = startRuntime(
+      server,
+      { '.cadre/agents/writer.md': '---\nsubagent_tools: readwrite\n---\nYou are the writer.\n' },
+      {},
+      async (ask) => {
+        asks.push(ask);
+        return { kind: 'allow_once' };
+      },
+    );
+    const result = await runtime.prompt('go');
+    expect(result.text).toBe('the writer finished');
+    const [task] = runtime.subagents.list();
+    expect(asks).toHaveLength(1);
+    expect(asks[0]).toMatchObject({ agent: task.id, tool: 'write' });
+    expect(asks[0].decision.action).toBe('ask');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'permission_ask', agent: task.id }));
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(project.path('out.txt'), 'utf8')).toBe('written by the child');
   });
 });

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { z } from 'zod';
+import { describeSchemaIssue, parseJsonc } from '../util/json-errors.js';
 import { type Config, ConfigSchema } from './schema.js';
 
 /** A configuration problem the user must fix; the CLI turns it into exit code 2. */
@@ -33,50 +32,19 @@ export function findProjectRoot(cwd: string): string {
   }
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
-function formatPath(path: PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-    .join('');
-}
-
 /** Parses one JSON-with-comments config file and validates it against the schema. */
 export function parseConfigFile(path: string, text: string): Config {
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const e = errors[0];
-    throw new ConfigError(
-      `${path}:${lineOf(text, e.offset)}: invalid JSON (${printParseErrorCode(e.error)}); expected a JSON object with optional comments`,
-    );
-  }
+  const parsed = parseJsonc(text, path, 'configuration');
+  if (!parsed.ok) throw new ConfigError(`${parsed.message}; expected a JSON object with optional comments`);
+  const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(`${path}: expected a JSON object at the top level`);
   }
   const result = ConfigSchema.safeParse(value);
-  if (!result.success) throw new ConfigError(describeIssue(path, text, result.error.issues[0]));
+  if (!result.success) {
+    throw new ConfigError(describeSchemaIssue(result.error.issues[0], path, 'configuration', text).message);
+  }
   return result.data;
-}
-
-function describeIssue(path: string, text: string, issue: z.core.$ZodIssue): string {
-  const tree = parseTree(text);
-  const keys = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-  let segment = [...keys];
-  if (issue.code === 'unrecognized_keys') segment = [...keys, issue.keys[0]];
-  const node = tree ? findNodeAtLocation(tree, segment) : undefined;
-  const where = node ? `${path}:${lineOf(text, node.offset)}` : path;
-  const jsonPath = formatPath(segment);
-  const expectation =
-    issue.code === 'unrecognized_keys'
-      ? `unknown key "${issue.keys.join('", "')}"`
-      : issue.message.replace(/^Invalid input: /, '');
-  return `${where}: invalid configuration at ${jsonPath}: ${expectation}`;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

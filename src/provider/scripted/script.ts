@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { z } from 'zod';
+import { describeSchemaIssue, parseJsonc } from '../../util/json-errors.js';
 
 /** A scripted-model script the user must fix; carries the file and the JSON path that failed. */
 export class ScriptError extends Error {
@@ -113,19 +113,6 @@ export interface Script {
   rules: ScriptRule[];
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
-function formatJsonPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-    .join('');
-}
-
 /**
  * The issue to report: for a union (object vs bare array) zod reports both branches, so pick the
  * branch matching the shape the user wrote and descend into its deepest issue.
@@ -143,32 +130,20 @@ function primaryIssue(issues: readonly z.core.$ZodIssue[], value: unknown): z.co
 export function parseScript(value: unknown, source = '<script>', text?: string): Script {
   const result = ScriptSchema.safeParse(value);
   if (result.success) return result.data;
-  const issue = primaryIssue(result.error.issues, value);
-  const keys = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-  const path = issue.code === 'unrecognized_keys' ? [...keys, issue.keys[0]] : keys;
-  const tree = text === undefined ? undefined : parseTree(text);
-  const node = tree ? findNodeAtLocation(tree, path) : undefined;
-  const where = node && text !== undefined ? `${source}:${lineOf(text, node.offset)}` : source;
-  const jsonPath = formatJsonPath(path);
-  const expectation =
-    issue.code === 'unrecognized_keys'
-      ? `unknown key "${issue.keys.join('", "')}"`
-      : issue.message.replace(/^Invalid input: /, '');
-  throw new ScriptError(`${where}: invalid script at ${jsonPath}: ${expectation}`, source, jsonPath);
+  const { message, jsonPath } = describeSchemaIssue(
+    primaryIssue(result.error.issues, value),
+    source,
+    'script',
+    text,
+  );
+  throw new ScriptError(message, source, jsonPath);
 }
 
 /** Parses script text (JSON; comments and trailing commas tolerated). */
 export function parseScriptText(text: string, source = '<script>'): Script {
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const e = errors[0];
-    throw new ScriptError(
-      `${source}:${lineOf(text, e.offset)}: invalid JSON in script (${printParseErrorCode(e.error)})`,
-      source,
-    );
-  }
-  return parseScript(value, source, text);
+  const parsed = parseJsonc(text, source, 'script');
+  if (!parsed.ok) throw new ScriptError(parsed.message, source);
+  return parseScript(parsed.value, source, text);
 }
 
 /** Reads and validates a script file; every failure is a ScriptError naming the file. */

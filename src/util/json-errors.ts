@@ -1,0 +1,55 @@
+import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { z } from 'zod';
+
+export function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** `providers.x.type`, `rules[0].turns[2]`, or `(root)`. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+/** JSON with comments and trailing commas; a syntax error names the file and line. */
+export function parseJsonc(
+  text: string,
+  source: string,
+  what: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length === 0) return { ok: true, value };
+  const e = errors[0];
+  return {
+    ok: false,
+    message: `${source}:${lineOf(text, e.offset)}: invalid JSON in ${what} (${printParseErrorCode(e.error)})`,
+  };
+}
+
+/**
+ * One validation problem as a user reads it: `file:line: invalid <what> at <json path>: <expectation>`,
+ * the line found by locating the failing path in the source text when it is known.
+ */
+export function describeSchemaIssue(
+  issue: z.core.$ZodIssue,
+  source: string,
+  what: string,
+  text?: string,
+): { message: string; jsonPath: string } {
+  const keys = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const path = issue.code === 'unrecognized_keys' ? [...keys, issue.keys[0]] : keys;
+  const tree = text === undefined ? undefined : parseTree(text);
+  const node = tree ? findNodeAtLocation(tree, path) : undefined;
+  const where = node && text !== undefined ? `${source}:${lineOf(text, node.offset)}` : source;
+  const jsonPath = formatJsonPath(path);
+  const expectation =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key "${issue.keys.join('", "')}"`
+      : issue.message.replace(/^Invalid input: /, '');
+  return { message: `${where}: invalid ${what} at ${jsonPath}: ${expectation}`, jsonPath };
+}

@@ -1,6 +1,6 @@
-import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
+import { BUILTIN_TOOL_NAMES, WRITER_TOOLS } from '../tool/names.js';
 import { readPermissionBlock } from './permission-block.js';
-import { stringList, translateToolList, WRITER_TOOLS } from './tool-lists.js';
+import { stringList, translateToolList } from './tool-lists.js';
 import {
   DEFAULT_MAX_TURNS,
   DEFAULT_TIMEOUT_SECS,

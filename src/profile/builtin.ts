@@ -1,8 +1,8 @@
+import { WRITER_TOOLS } from '../tool/names.js';
 import EXPLORE_PROMPT from './explore.txt';
 import GENERAL_PROMPT from './general.txt';
 import REVIEW_PROMPT from './review.txt';
 import SECURITY_REVIEW_PROMPT from './security-review.txt';
-import { WRITER_TOOLS } from './tool-lists.js';
 import { DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_SECS, type Profile } from './types.js';
 
 const REVIEW_OUTPUT_CAP = 2048;

@@ -2,17 +2,6 @@ import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES } from '../tool/names.js';
 
 const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 
-/** Tools stripped by `read-only: true` (SPEC 3.2) and missing from the readonly tier (SPEC 7.2). */
-export const WRITER_TOOLS: readonly string[] = [
-  'write',
-  'edit',
-  'edit_lines',
-  'apply_patch',
-  'bash',
-  'bash_output',
-  'kill_shell',
-];
-
 export type ToolListResult = { ok: true; tools: string[]; dropped: string[] } | { ok: false; reason: string };
 
 /** A list given as YAML/JSON list or as one comma-separated string (the Claude Code form). */

@@ -43,3 +43,26 @@ export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, readonly string[]>>
   TodoWrite: ['write_todo_list'],
   Task: ['task', 'task_status'],
 };
+
+/** The tools a read-only subagent may hold: search, read and fetch (SPEC 7.2 `readonly` tier). */
+export const READER_TOOLS: readonly string[] = [
+  'read',
+  'grep',
+  'glob',
+  'find_files',
+  'list_dir',
+  'repo_overview',
+  'webfetch',
+  'websearch',
+];
+
+/** Tools stripped by `read-only: true` (SPEC 3.2) and added by the `readwrite` tier (SPEC 7.2). */
+export const WRITER_TOOLS: readonly string[] = [
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'bash',
+  'bash_output',
+  'kill_shell',
+];

@@ -66,7 +66,7 @@ export class HeadlessPrinter {
     switch (event.type) {
       case 'retry':
         this.stderr.write(
-          `cadre: model call failed (${event.cause}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts - 1} retries)\n`,
+          `cadre: model call failed (${event.cause}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt} of ${event.maxAttempts - 1})\n`,
         );
         break;
       case 'warning':

@@ -50,3 +50,21 @@ describe.each([
     expect(result.text).toMatch(why);
   });
 });
+
+describe('an allow rule for an outside path', () => {
+  it('lets the read through, since only a rule can widen the project boundary', async () => {
+    const outside = outsideFile();
+    const server = await scriptedServer(
+      script()
+        .turn((t) => t.tool('read', { path: outside }))
+        .text('Read it.'),
+    );
+    const project = servedProject(server, {
+      config: { permission: { allow: [`read(${dirname(outside)}/**)`] } },
+    });
+    const run = await cadreIn(project, ['-p', 'read the secret']);
+    expect(run.code).toBe(0);
+    const [result] = toolResults(server.requests[1]);
+    expect(result.text).toContain(SECRET);
+  });
+});

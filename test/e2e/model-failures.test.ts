@@ -13,7 +13,7 @@ describe.each<Wire>(['openai', 'anthropic'])('model call failures over %s', (wir
     const run = await cadreIn(project, ['-p', 'hi']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Made it.\n');
-    expect(run.stderr).toMatch(/HTTP 429.*retrying in 0\.3 s/);
+    expect(run.stderr).toMatch(/HTTP 429\); retrying in 0\.3 s \(retry 1 of 4\)/);
     const [failed, retried] = server.requests;
     expect(server.requests).toHaveLength(2);
     expect(failed.answeredBy.outcome).toBe('error');

@@ -49,6 +49,15 @@ export interface SubagentHost {
 /** Without a profile, the default subagent gets the read-only tier: useful, and it cannot change anything. */
 const DEFAULT_TIER: Tier = 'readonly';
 
+/** Everything one child run is made of, decided at dispatch. */
+interface ChildRun {
+  task: LiveTask;
+  profile: Profile | undefined;
+  route: ModelRoute;
+  params: ModelParams;
+  input: TaskInput;
+}
+
 export class SubagentError extends Error {
   override name = 'SubagentError';
 }
@@ -127,7 +136,7 @@ export class SubagentManager {
     };
     this.tasks.set(task.id, task);
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run(task, profile, route, params, input, AbortSignal.any(signals)).finally(() => {
+    const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals)).finally(() => {
       settle();
       this.notify();
     });
@@ -143,14 +152,8 @@ export class SubagentManager {
     return this.resultFor(task);
   }
 
-  private async run(
-    task: LiveTask,
-    profile: Profile | undefined,
-    route: ModelRoute,
-    params: ModelParams,
-    input: TaskInput,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async run(child: ChildRun, signal: AbortSignal): Promise<void> {
+    const { task, profile } = child;
     const { emit, store } = this.host;
     emit({
       type: 'subagent_start',
@@ -176,14 +179,7 @@ export class SubagentManager {
       store.updateTask(task.id, { status: 'running', startedAt: task.startedAt });
       const timeoutSecs = profile?.timeoutSecs ?? 600;
       const timeout = AbortSignal.timeout(timeoutSecs * 1000);
-      const result = await this.runLoop(
-        task,
-        profile,
-        route,
-        params,
-        input,
-        AbortSignal.any([signal, timeout]),
-      );
+      const result = await this.runLoop(child, AbortSignal.any([signal, timeout]));
       if (result.stopReason === 'completed') this.finish(task, 'completed', { result: result.text });
       else if (timeout.aborted) this.finish(task, 'timed_out', { error: `timed out after ${timeoutSecs} s` });
       else if (result.stopReason === 'cancelled') this.finish(task, 'cancelled', { error: 'cancelled' });
@@ -196,11 +192,7 @@ export class SubagentManager {
   }
 
   private async runLoop(
-    task: LiveTask,
-    profile: Profile | undefined,
-    route: ModelRoute,
-    params: ModelParams,
-    input: TaskInput,
+    { task, profile, route, params, input }: ChildRun,
     signal: AbortSignal,
   ): Promise<LoopResult> {
     const { host } = this;

@@ -199,8 +199,15 @@ export class AgentRuntime {
     return this.tools.map((t) => t.name);
   }
 
+  /** Tokens and cost of the session so far, the subagents' rolled up with the main agent's (SPEC 7.4). */
   get totals(): { usage: TokenUsage; costUsd: number | null } {
-    return { usage: this.usage, costUsd: this.cost };
+    let usage = this.usage;
+    let costUsd = this.cost;
+    for (const task of this.subagents.list()) {
+      usage = addUsage(usage, task.usage);
+      if (task.costUsd !== null) costUsd = (costUsd ?? 0) + task.costUsd;
+    }
+    return { usage, costUsd };
   }
 
   knownProfiles(): string[] {

@@ -86,6 +86,9 @@ describe('task tool end to end', () => {
     ]);
     expect(out.subagents[0].id).toMatch(/^[0-9a-f]{12}$/);
     expect(out.subagents[0].usage.input_tokens).toBeGreaterThan(0);
+    // The session's usage rolls the child's up with the main agent's.
+    expect(out.usage.input_tokens).toBeGreaterThan(out.subagents[0].usage.input_tokens);
+    expect(out.usage.output_tokens).toBeGreaterThan(out.subagents[0].usage.output_tokens);
   });
 
   it('advertises profile names as an enum and answers an unknown name with the known ones', async () => {
@@ -299,5 +302,38 @@ describe('task tool end to end', () => {
     const id = JSON.parse(run.stdout).subagents[0].id;
     expect(shown).toContain(`.cadre/tasks/${id}.md`);
     expect(readFileSync(p.path(`.cadre/tasks/${id}.md`), 'utf8')).toBe(big);
+  });
+
+  it('refuses an invalid effort from subagent_efforts with a clear error to the model', async () => {
+    const main = await scriptedServer(
+      script()
+        .turn((t) => t.tool('task', { agent: 'researcher', prompt: 'x' }))
+        .text('ok'),
+    );
+    const p = project({
+      files: { '.cadre/agents/researcher.md': RESEARCHER },
+      config: {
+        provider: 'main',
+        providers: { main: scriptedProviderAlias(main), cheap: scriptedProviderAlias(main) },
+        subagent_efforts: { researcher: 'extreme' },
+      },
+    });
+    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    expect(run.code).toBe(0);
+    expect(toolResultsOf(main, 1)[0]).toBe(
+      'Cannot start the subagent: invalid effort "extreme" from subagent_efforts (expected one of off, minimal, low, medium, high, xhigh, max).',
+    );
+  });
+
+  it('rejects an effort outside the scale in the call itself', async () => {
+    const main = await scriptedServer(
+      script()
+        .turn((t) => t.tool('task', { prompt: 'x', effort: 'ultra' }))
+        .text('ok'),
+    );
+    const p = project({ config: { provider: 'main', providers: { main: scriptedProviderAlias(main) } } });
+    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    expect(run.code).toBe(0);
+    expect(toolResultsOf(main, 1)[0]).toMatch(/^Invalid input for tool "task":[\s\S]*effort/);
   });
 });

@@ -1,4 +1,5 @@
 import { parse, YAMLParseError } from 'yaml';
+import { parseSimpleYaml } from './simple-yaml.js';
 
 export interface Frontmatter {
   /** The frontmatter mapping; empty when the file has none. */
@@ -27,9 +28,9 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   if (!closing) return { ok: false, reason: 'unterminated frontmatter: no closing "---" line' };
   const yamlText = rest.slice(0, closing.index);
   const body = rest.slice(closing.index + closing[0].length).trim();
-  let data: unknown;
+  let data: unknown = parseSimpleYaml(yamlText);
   try {
-    data = parse(yamlText, { prettyErrors: false });
+    data ??= parse(yamlText, { prettyErrors: false });
   } catch (err) {
     const message = err instanceof YAMLParseError ? err.message.split('\n')[0] : String(err);
     return { ok: false, reason: `unparsable frontmatter: ${message}` };

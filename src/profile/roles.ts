@@ -11,12 +11,14 @@ export const ROLE_KEYS = [
 ] as const;
 export type RoleKey = (typeof ROLE_KEYS)[number];
 
-/** Roles that run on the main `provider` when unset; the others are off when unset (SPEC 4.3). */
+/**
+ * Roles that run on the main `provider` when unset; the others are off when unset (SPEC 4.3). Escalation
+ * is off: retrying "on a stronger model" that is the same model would only repeat the failure.
+ */
 const FALLS_BACK_TO_PROVIDER: ReadonlySet<RoleKey> = new Set([
   'subagent_provider',
   'summarization_provider',
   'review_provider',
-  'escalation_provider',
 ]);
 
 export interface RoleRoute {

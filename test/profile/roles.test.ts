@@ -7,13 +7,13 @@ const providers = {
 };
 
 describe('resolveRoles', () => {
-  it('falls back to provider for subagent, summarization, review and escalation; critic and approval are off', () => {
+  it('falls back to provider for subagent, summarization and review; escalation, critic and approval are off', () => {
     const { routes, warnings } = resolveRoles({ providers, provider: 'gpt', subagent_provider: 'haiku' });
     expect(routes.map((r) => [r.key, r.configured, r.effective, r.via])).toEqual([
       ['subagent_provider', 'haiku', 'haiku', 'configured'],
       ['summarization_provider', null, 'gpt', 'provider'],
       ['review_provider', null, 'gpt', 'provider'],
-      ['escalation_provider', null, 'gpt', 'provider'],
+      ['escalation_provider', null, null, 'off'],
       ['critic_provider', null, null, 'off'],
       ['approval_provider', null, null, 'off'],
     ]);

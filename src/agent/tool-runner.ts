@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import { z } from 'zod';
+import { suggestRule } from '../permission/suggest.js';
 import type { AskAnswer, PermissionAsk, PermissionDecision, PermissionGate } from '../permission/types.js';
 import type { AnyTool, SafetyClass, ToolContext, ToolResult } from '../tool/tool.js';
 import type { EmitEvent } from './events.js';
@@ -111,7 +113,7 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
     agent: deps.agent,
     tool: call.name,
     input,
-    suggestedRule: decision.rule ?? call.name,
+    suggestedRule: suggestRule(call.name, tool.subject(input), deps.context.root, homedir()),
     decision,
   };
   deps.emit({ type: 'permission_ask', agent: deps.agent, ask });

@@ -221,7 +221,7 @@ describe('AgentRuntime asks from subagents (SPEC 6.6)', () => {
     expect(result.text).toBe('the writer finished');
     const [task] = runtime.subagents.list();
     expect(asks).toHaveLength(1);
-    expect(asks[0]).toMatchObject({ agent: task.id, tool: 'write' });
+    expect(asks[0]).toMatchObject({ agent: task.id, tool: 'write', suggestedRule: 'write(out.txt)' });
     expect(asks[0].decision.action).toBe('ask');
     expect(events).toContainEqual(expect.objectContaining({ type: 'permission_ask', agent: task.id }));
     const { readFileSync } = await import('node:fs');

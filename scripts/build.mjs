@@ -1,11 +1,16 @@
 // Bundles the CLI with esbuild: one entry, split chunks so the TUI, MCP, SQLite and unused providers load lazily.
-import { rmSync } from 'node:fs';
+// Chunk names carry content hashes, so the new build is added beside the old one and `cli.js` is swapped in
+// last, atomically: a cadre process (or test) started from the previous build still finds its lazy chunks.
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
-rmSync('dist', { recursive: true, force: true });
+const STALE_CHUNK_MS = 15 * 60 * 1000;
+const staging = `dist.build-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -22,3 +27,13 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+
+mkdirSync('dist/chunks', { recursive: true });
+const fresh = new Set(readdirSync(join(staging, 'chunks')));
+for (const name of fresh) renameSync(join(staging, 'chunks', name), join('dist', 'chunks', name));
+for (const name of ['cli.js.map', 'cli.js']) renameSync(join(staging, name), join('dist', name));
+rmSync(staging, { recursive: true, force: true });
+for (const name of readdirSync('dist/chunks')) {
+  const path = join('dist', 'chunks', name);
+  if (!fresh.has(name) && Date.now() - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path);
+}

@@ -1,13 +1,14 @@
 import { SAFETY_ORDER, type SafetyClass } from '../tool/tool.js';
 import { basename, classifyCommand, unwrapCommand } from './bash-classify.js';
 import { absolutePath, isInside, realPath } from './paths.js';
+import { loadShellParser, type WithShellTree } from './shell-parser.js';
 import {
-  type LexedCommand,
-  lexShell,
+  type ParsedShell,
   type ShellRedirect,
   type ShellWord,
   type SimpleCommand,
-} from './shell-lexer.js';
+  walkShell,
+} from './shell-tree.js';
 
 /** One simple command as rules see it (SPEC 6.1). */
 export interface BashCommand {
@@ -54,16 +55,6 @@ interface Syntax {
   /** Working directories in order of `cd`: index 0 is the project root; later entries are raw targets. */
   cdTargets: string[];
   problems: string[];
-  sources: string[];
-}
-
-type ShParse = (text: string) => Promise<unknown>;
-let shParser: Promise<ShParse> | undefined;
-
-/** sh-syntax loads a WASM module; it is imported on the first bash analysis only (cold start). */
-function loadParser(): Promise<ShParse> {
-  shParser ??= import('sh-syntax').then((module) => (text: string) => module.parse(text));
-  return shParser;
 }
 
 const MAX_DEPTH = 8;
@@ -78,137 +69,134 @@ const APPENDING_OPS = new Set(['>>', '&>>', '<>']);
 export async function analyzeBash(command: string, root: string, home: string): Promise<BashAnalysis> {
   let syntax = syntaxCache.get(command);
   if (!syntax) {
-    syntax = collect(command);
-    const parse = await loadParser();
-    for (const source of syntax.sources) {
-      try {
-        await parse(source);
-      } catch (error) {
-        syntax.problems.push(`parse error: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    syntax = new SyntaxCollector(await loadShellParser()).collect(command);
     if (syntaxCache.size >= CACHE_LIMIT) syntaxCache.delete(syntaxCache.keys().next().value ?? '');
     syntaxCache.set(command, syntax);
   }
   return resolveSyntax(command, syntax, root, home);
 }
 
-function collect(command: string): Syntax {
-  const syntax: Syntax = { commands: [], redirects: [], cdTargets: [], problems: [], sources: [] };
-  collectSource(command, false, [], syntax, 0);
-  return syntax;
-}
+/** Gathers the parts of a command and of every source it runs (`sh -c`, `eval`, substitutions). */
+class SyntaxCollector {
+  private readonly syntax: Syntax = { commands: [], redirects: [], cdTargets: [], problems: [] };
 
-function collectSource(
-  source: string,
-  derived: boolean,
-  wrappers: string[],
-  syntax: Syntax,
-  depth: number,
-): void {
-  if (depth > MAX_DEPTH) {
-    syntax.problems.push('nesting too deep to follow');
-    return;
-  }
-  syntax.sources.push(source);
-  const lexed: LexedCommand = lexShell(source);
-  syntax.problems.push(...lexed.problems);
-  for (const simple of lexed.commands) addSimpleCommand(simple, derived, wrappers, syntax, depth);
-  for (const inner of lexed.substitutions) collectSource(inner, derived, wrappers, syntax, depth + 1);
-}
+  constructor(private readonly withTree: WithShellTree) {}
 
-function addSimpleCommand(
-  simple: SimpleCommand,
-  derived: boolean,
-  wrappers: string[],
-  syntax: Syntax,
-  depth: number,
-): void {
-  const words = simple.words.map((w) => w.value);
-  const assignments = simple.assignments.map((w) => w.value);
-  const first = simple.words[0];
-  if (first && (first.dynamic || first.glob)) {
-    syntax.problems.push(`command name "${first.raw}" is computed at run time`);
+  collect(command: string): Syntax {
+    this.collectSource(command, false, [], 0);
+    return this.syntax;
   }
-  if (words[0] === 'cd' || words[0] === 'pushd') trackDirectoryChange(simple.words[1], syntax);
-  if (words[0] === 'popd') syntax.problems.push('popd changes to a directory not known in advance');
-  for (const redirect of simple.redirects) addRedirect(redirect, syntax);
-  const text = [...assignments, ...words].join(' ');
-  if (words.length === 0) {
-    if (assignments.length > 0) {
-      const why = 'a variable assignment changes the environment of later commands';
-      syntax.commands.push({ text, words, assignments, wrappers, derived, safety: 'write', why });
+
+  private collectSource(source: string, derived: boolean, wrappers: string[], depth: number): void {
+    let parsed: ParsedShell;
+    try {
+      parsed = this.withTree(source, (root) => walkShell(root, source));
+    } catch (error) {
+      this.syntax.problems.push(`parse error: ${error instanceof Error ? error.message : String(error)}`);
+      return;
     }
-    return;
+    this.collectParsed(parsed, derived, wrappers, depth);
   }
-  const classes = classifyWords(words, wrappers, syntax, depth);
-  let { safety, why } = classes;
-  if (assignments.length > 0) {
-    safety = maxSafety(safety, 'write');
-    why = `${why}; prefixed by assignments`;
-    syntax.commands.push({
-      text: words.join(' '),
-      words,
-      assignments: [],
-      wrappers,
-      derived: true,
-      safety,
-      why,
-    });
-  }
-  for (const variant of variantsOf(words)) {
-    const variantText = variant.join(' ');
-    syntax.commands.push({
-      text: variantText,
-      words: variant,
-      assignments: [],
-      wrappers,
-      derived: true,
-      safety,
-      why,
-    });
-  }
-  syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
-}
 
-/** The class of a command, following wrappers into the commands they run (which become derived forms). */
-function classifyWords(
-  words: string[],
-  wrappers: string[],
-  syntax: Syntax,
-  depth: number,
-): { safety: SafetyClass; why: string } {
-  const unwrapped = unwrapCommand(words);
-  if (!unwrapped) return classifyCommand(words);
-  const innerWrappers = [...wrappers, unwrapped.wrapper];
-  const before = syntax.commands.length;
-  if (unwrapped.innerWords && unwrapped.innerWords.length > 0) {
-    const inner = unwrapped.innerWords;
-    const innerClass = classifyWords(inner, innerWrappers, syntax, depth);
-    for (const form of [inner, ...variantsOf(inner)]) {
-      const formText = form.join(' ');
+  private collectParsed(parsed: ParsedShell, derived: boolean, wrappers: string[], depth: number): void {
+    if (depth > MAX_DEPTH) {
+      this.syntax.problems.push('nesting too deep to follow');
+      return;
+    }
+    this.syntax.problems.push(...parsed.problems);
+    for (const simple of parsed.commands) this.addSimpleCommand(simple, derived, wrappers, depth);
+    for (const inner of parsed.substitutions) this.collectParsed(inner, derived, wrappers, depth + 1);
+    for (const inner of parsed.reparse) this.collectSource(inner, derived, wrappers, depth + 1);
+  }
+
+  private addSimpleCommand(simple: SimpleCommand, derived: boolean, wrappers: string[], depth: number): void {
+    const syntax = this.syntax;
+    const words = simple.words.map((w) => w.value);
+    const assignments = simple.assignments.map((w) => w.value);
+    const first = simple.words[0];
+    if (first && (first.dynamic || first.glob)) {
+      syntax.problems.push(`command name "${first.raw}" is computed at run time`);
+    }
+    if (words[0] === 'cd' || words[0] === 'pushd') trackDirectoryChange(simple.words[1], syntax);
+    if (words[0] === 'popd') syntax.problems.push('popd changes to a directory not known in advance');
+    for (const redirect of simple.redirects) addRedirect(redirect, syntax);
+    const text = [...assignments, ...words].join(' ');
+    if (words.length === 0) {
+      if (assignments.length > 0) {
+        const why = 'a variable assignment changes the environment of later commands';
+        syntax.commands.push({ text, words, assignments, wrappers, derived, safety: 'write', why });
+      }
+      return;
+    }
+    const classes = this.classifyWords(words, wrappers, depth);
+    let { safety, why } = classes;
+    if (assignments.length > 0) {
+      safety = maxSafety(safety, 'write');
+      why = `${why}; prefixed by assignments`;
       syntax.commands.push({
-        text: formText,
-        words: form,
+        text: words.join(' '),
+        words,
         assignments: [],
-        wrappers: innerWrappers,
+        wrappers,
         derived: true,
-        ...innerClass,
+        safety,
+        why,
       });
     }
-  } else if (unwrapped.innerSource !== undefined) {
-    collectSource(unwrapped.innerSource, true, innerWrappers, syntax, depth + 1);
-  }
-  let safety = unwrapped.safety;
-  let why = `${unwrapped.wrapper} runs another command`;
-  for (const inner of syntax.commands.slice(before)) {
-    if (SAFETY_ORDER.indexOf(inner.safety) > SAFETY_ORDER.indexOf(safety)) {
-      safety = inner.safety;
-      why = `${unwrapped.wrapper} runs "${inner.text}": ${inner.why}`;
+    for (const variant of variantsOf(words)) {
+      const variantText = variant.join(' ');
+      syntax.commands.push({
+        text: variantText,
+        words: variant,
+        assignments: [],
+        wrappers,
+        derived: true,
+        safety,
+        why,
+      });
     }
+    syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
   }
-  if (unwrapped.safety === 'destructive') why = `${unwrapped.wrapper} is destructive`;
-  return { safety, why };
+
+  /** The class of a command, following wrappers into the commands they run (which become derived forms). */
+  private classifyWords(
+    words: string[],
+    wrappers: string[],
+    depth: number,
+  ): { safety: SafetyClass; why: string } {
+    const syntax = this.syntax;
+    const unwrapped = unwrapCommand(words);
+    if (!unwrapped) return classifyCommand(words);
+    const innerWrappers = [...wrappers, unwrapped.wrapper];
+    const before = syntax.commands.length;
+    if (unwrapped.innerWords && unwrapped.innerWords.length > 0) {
+      const inner = unwrapped.innerWords;
+      const innerClass = this.classifyWords(inner, innerWrappers, depth);
+      for (const form of [inner, ...variantsOf(inner)]) {
+        const formText = form.join(' ');
+        syntax.commands.push({
+          text: formText,
+          words: form,
+          assignments: [],
+          wrappers: innerWrappers,
+          derived: true,
+          ...innerClass,
+        });
+      }
+    } else if (unwrapped.innerSource !== undefined) {
+      this.collectSource(unwrapped.innerSource, true, innerWrappers, depth + 1);
+    }
+    let safety = unwrapped.safety;
+    let why = `${unwrapped.wrapper} runs another command`;
+    for (const inner of syntax.commands.slice(before)) {
+      if (SAFETY_ORDER.indexOf(inner.safety) > SAFETY_ORDER.indexOf(safety)) {
+        safety = inner.safety;
+        why = `${unwrapped.wrapper} runs "${inner.text}": ${inner.why}`;
+      }
+    }
+    if (unwrapped.safety === 'destructive') why = `${unwrapped.wrapper} is destructive`;
+    return { safety, why };
+  }
 }
 
 /**

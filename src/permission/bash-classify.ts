@@ -62,6 +62,7 @@ const READ_COMMANDS = new Set([
   'false',
   'test',
   '[',
+  '[[',
   'seq',
   'sleep',
   'md5sum',

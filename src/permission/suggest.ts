@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { PermissionSubject } from '../tool/tool.js';
 import { isInside } from './paths.js';
-import { lexShell } from './shell-lexer.js';
+import { firstCommandWords } from './shell-lexer.js';
 
 /** Commands whose second word is a subcommand, so `git checkout main` suggests `git checkout *`. */
 const SUBCOMMAND_TOOLS = new Set([
@@ -52,10 +52,8 @@ export function suggestRule(tool: string, subject: PermissionSubject, root = '/'
 }
 
 function suggestBashPattern(command: string): string {
-  const first = lexShell(command).commands.find((c) => c.words.length > 0);
-  if (!first) return command.trim() || '*';
-  const words = first.words.map((w) => w.value);
-  const head = first.assignments.map((w) => w.value);
+  const { assignments: head, words } = firstCommandWords(command);
+  if (words.length === 0) return command.trim() || '*';
   const second = words[1];
   if (second !== undefined && SUBCOMMAND_TOOLS.has(words[0]) && /^[a-z][a-z0-9:_-]*$/.test(second)) {
     return [...head, words[0], second, '*'].join(' ');

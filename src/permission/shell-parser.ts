@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Node } from '@vscode/tree-sitter-wasm';
 
 /** Parses bash source and hands the syntax tree to `walk`; the tree lives only during the call. */
@@ -8,10 +9,11 @@ export type WithShellTree = <T>(source: string, walk: (root: Node) => T) => T;
 
 let loading: Promise<WithShellTree> | undefined;
 
+type TreeSitter = typeof import('@vscode/tree-sitter-wasm');
+
 /**
  * The tree-sitter runtime and bash grammar are WASM modules, loaded on the first bash analysis only
- * (cold start) and once per process. The `.wasm` files are found through the package, so this works
- * from source and from the bundle alike (the package itself must stay external to the bundle).
+ * (cold start) and once per process.
  */
 export function loadShellParser(): Promise<WithShellTree> {
   loading ??= load();
@@ -21,7 +23,10 @@ export function loadShellParser(): Promise<WithShellTree> {
 async function load(): Promise<WithShellTree> {
   const require = createRequire(import.meta.url);
   const wasmDir = join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
-  const { default: treeSitter } = await import('@vscode/tree-sitter-wasm');
+  // Imported by file URL so esbuild leaves it out of the bundle: the runtime is a UMD script that finds
+  // itself through `__filename`, which a bundled ESM chunk does not have.
+  const runtimeUrl = pathToFileURL(join(wasmDir, 'tree-sitter.js')).href;
+  const { default: treeSitter } = (await import(runtimeUrl)) as { default: TreeSitter };
   await treeSitter.Parser.init({ locateFile: (file) => join(wasmDir, file) });
   const bash = await treeSitter.Language.load(await readFile(join(wasmDir, 'tree-sitter-bash.wasm')));
   const parser = new treeSitter.Parser();

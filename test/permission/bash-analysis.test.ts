@@ -38,6 +38,13 @@ describe('analyzeBash classification (6.5)', () => {
     ["cat <<'EOF'\n$(not run)\nEOF", 'read'],
     ['sed -n 1,5p a', 'read'],
     ['sed -i s/a/b/ a', 'write'],
+    ['[[ -f x ]] && cat x', 'read'],
+    ['[ -f x ] || ls', 'read'],
+    ['echo `echo \\`rm x\\``', 'destructive'],
+    ['case $x in a) ls;; *) cat y;; esac', 'read'],
+    ['for f in a b; do cat $f; done', 'write'],
+    ['echo $((1 + 2))', 'read'],
+    ['((n++))', 'destructive'],
   ])('classes %j as %s', async (command, safety) => {
     expect((await analyse(command)).safety).toBe(safety);
   });
@@ -66,7 +73,7 @@ describe('analyzeBash classification (6.5)', () => {
     ]);
   });
 
-  it('reports parse problems from sh-syntax', async () => {
+  it('reports parse problems from the parser', async () => {
     const analysis = await analyse('ls (');
     expect(analysis.problems.some((p) => p.startsWith('parse error'))).toBe(true);
   });

@@ -19,8 +19,8 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   loader: { '.txt': 'text' },
-  // Native addon and a WASM package that locates its .wasm beside itself stay in node_modules.
-  external: ['better-sqlite3', 'sh-syntax'],
+  // The native SQLite addon stays in node_modules; the tree-sitter runtime is imported by file URL at run time.
+  external: ['better-sqlite3'],
   banner: {
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },

@@ -100,12 +100,7 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
       invalidInput: true,
     };
   const input = parsed.data;
-  const decision = await deps.gate.decide({
-    tool: call.name,
-    subject: tool.subject(input),
-    safety: tool.safety,
-    agent: deps.agent,
-  });
+  const decision = await decideSafely(deps, call.name, tool, input);
   if (decision.action === 'allow') return { call, tool, input, decision };
   if (decision.action === 'deny') return deny(call, tool, input, decision, deps);
   const ask: PermissionAsk = {
@@ -130,6 +125,28 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
       return deny(call, tool, input, decision, deps, 'the user declined it');
     case 'deny_feedback':
       return deny(call, tool, input, decision, deps, answer.feedback);
+  }
+}
+
+/** A permission check that cannot run (e.g. the shell parser failed to load) denies; it never allows. */
+async function decideSafely(
+  deps: ToolRunnerDeps,
+  name: string,
+  tool: AnyTool,
+  input: unknown,
+): Promise<PermissionDecision> {
+  const call = { tool: name, subject: tool.subject(input), safety: tool.safety, agent: deps.agent };
+  try {
+    return await deps.gate.decide(call);
+  } catch (error) {
+    const reason = `the permission check failed (${(error as Error).message ?? String(error)}), so the call is denied`;
+    return {
+      action: 'deny',
+      layer: 'error',
+      safety: 'destructive',
+      reason,
+      trace: [{ layer: 'error', note: reason }],
+    };
   }
 }
 

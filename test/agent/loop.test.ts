@@ -264,4 +264,24 @@ describe('runAgentLoop', () => {
     expect(reminder.role).toBe('user');
     expect(reminder.content).toContain('<system-reminder>\ntask t1 finished: 42');
   });
+
+  it('denies a call whose permission check throws, and never runs it', async () => {
+    const log: string[] = [];
+    const tool = recordingTool('w', 'write', log, { now: 0, max: 0 });
+    const { caller, requests } = scriptedCaller([
+      { calls: [{ id: 'a', name: 'w', input: { id: 'x' } }] },
+      { text: 'ok' },
+    ]);
+    const opts = options(caller, [tool]);
+    opts.tools.gate = {
+      ...gateWith({}),
+      decide: async () => {
+        throw new Error('parser failed to load');
+      },
+    };
+    await runAgentLoop(opts);
+    const [res] = toolResults(requests[1].messages.at(-1)!);
+    expect(res.value).toContain('the permission check failed (parser failed to load)');
+    expect(log).toEqual([]);
+  });
 });

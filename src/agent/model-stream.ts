@@ -1,4 +1,5 @@
-import type { CallWarning, LanguageModel, ModelMessage } from 'ai';
+import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
+import type { AssistantModelMessage, LanguageModel, ModelMessage } from 'ai';
 import { providerOptionsFor } from '../provider/model.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
@@ -52,34 +53,22 @@ function tokenUsage(usage: {
   };
 }
 
-/**
- * The SDK marks a call to a tool it was not offered as invalid too; that is not bad input, so the call is
- * kept with its parsed arguments and the permission gate or tool runner explains why it cannot run.
- */
-function toolCallInput(
-  input: unknown,
-  invalid: boolean,
-  error: unknown,
-): Pick<StreamedToolCall, 'input' | 'inputError'> {
-  if (!invalid) return { input };
-  // Matched by name: importing the class would load the whole `ai` package at start-up.
-  if ((error as { name?: string } | undefined)?.name === 'AI_NoSuchToolError') {
-    if (typeof input !== 'string') return { input };
-    try {
-      return { input: JSON.parse(input) };
-    } catch (parseError) {
-      return { input, inputError: describeParseError(parseError) };
-    }
-  }
-  return { input, inputError: describeParseError(error) };
-}
-
 function describeParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0].slice(0, 400);
 }
 
-function describeWarning(warning: CallWarning, route: ModelRoute): string {
+/** The model's JSON-encoded arguments; unparsable ones are kept as text with the parse problem. */
+function parseToolInput(input: string): Pick<StreamedToolCall, 'input' | 'inputError'> {
+  if (input.trim() === '') return { input: {} };
+  try {
+    return { input: JSON.parse(input) };
+  } catch (error) {
+    return { input, inputError: describeParseError(error) };
+  }
+}
+
+function describeWarning(warning: SharedV3Warning, route: ModelRoute): string {
   const where = `${route.alias ?? route.type} (${route.model})`;
   switch (warning.type) {
     case 'unsupported':
@@ -91,75 +80,137 @@ function describeWarning(warning: CallWarning, route: ModelRoute): string {
   }
 }
 
-/** A ModelCaller backed by the `ai` SDK's streamText, with the SDK's own retries off (the loop retries). */
-export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: ModelParams): ModelCaller {
-  // The SDK would log warnings with console.info/warn, i.e. onto stdout; they arrive as stream parts instead.
-  globalThis.AI_SDK_LOG_WARNINGS = false;
-  return async function* callModel(request) {
-    const { streamText, jsonSchema } = await import('ai');
-    const tools = Object.fromEntries(
-      request.tools.map((t) => [
-        t.name,
-        { description: t.description, inputSchema: jsonSchema(t.inputSchema) },
-      ]),
-    );
-    const result = streamText({
-      model,
-      system: request.system,
-      messages: request.messages,
-      tools,
-      maxRetries: 0,
-      abortSignal: request.signal,
-      temperature: params.temperature,
-      providerOptions: providerOptionsFor(route, params),
+type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
+
+/** Collects one turn's output into the assistant message kept in history (reasoning keeps its signatures). */
+class AssistantMessageBuilder {
+  private readonly parts: AssistantPart[] = [];
+  private readonly reasoning = new Map<
+    string,
+    { type: 'reasoning'; text: string; providerOptions?: SharedV3ProviderMetadata }
+  >();
+
+  text(delta: string): void {
+    const last = this.parts.at(-1);
+    if (last?.type === 'text') last.text += delta;
+    else this.parts.push({ type: 'text', text: delta });
+  }
+
+  reasoningDelta(id: string, delta: string, metadata: SharedV3ProviderMetadata | undefined): void {
+    let part = this.reasoning.get(id);
+    if (!part) {
+      part = { type: 'reasoning', text: '' };
+      this.reasoning.set(id, part);
+      this.parts.push(part);
+    }
+    part.text += delta;
+    if (metadata) part.providerOptions = metadata;
+  }
+
+  toolCall(call: StreamedToolCall, metadata: SharedV3ProviderMetadata | undefined): void {
+    this.parts.push({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      // Unparsable arguments are stored as `{}` so every provider accepts the history.
+      input: call.inputError === undefined ? call.input : {},
+      ...(metadata ? { providerOptions: metadata } : {}),
     });
+  }
+
+  message(): AssistantModelMessage {
+    return { role: 'assistant', content: this.parts };
+  }
+}
+
+/**
+ * A ModelCaller on the provider's own `doStream`, without `streamText`: the loop owns retries, tool
+ * execution and history, and `streamText` would re-validate the whole conversation with zod on every
+ * turn (the largest share of the harness's per-turn cost). Conversion to the provider prompt is the SDK's.
+ */
+export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: ModelParams): ModelCaller {
+  if (typeof model === 'string' || model.specificationVersion !== 'v3') {
+    throw new Error(`provider ${route.alias ?? route.type} does not offer a v3 language model`);
+  }
+  const provider = model;
+  return async function* callModel(request) {
+    const { asLanguageModelUsage, convertToLanguageModelPrompt } = await import('ai/internal');
+    let stream: ReadableStream<LanguageModelV3StreamPart>;
     try {
-      let failed = false;
-      for await (const part of result.fullStream) {
+      const prompt = await convertToLanguageModelPrompt({
+        prompt: { system: request.system, messages: request.messages },
+        supportedUrls: {},
+        download: undefined,
+        abortSignal: request.signal,
+      });
+      ({ stream } = await provider.doStream({
+        prompt,
+        tools: request.tools.map((t) => ({
+          type: 'function' as const,
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema,
+        })),
+        toolChoice: request.tools.length > 0 ? { type: 'auto' } : undefined,
+        temperature: params.temperature,
+        providerOptions: providerOptionsFor(route, params),
+        abortSignal: request.signal,
+      }));
+    } catch (error) {
+      yield { type: 'error', error };
+      return;
+    }
+    const assistant = new AssistantMessageBuilder();
+    let usage: TokenUsage | undefined;
+    let finishReason = 'unknown';
+    try {
+      for await (const part of stream) {
         switch (part.type) {
-          case 'start-step':
+          case 'stream-start':
             for (const warning of part.warnings)
               yield { type: 'warning', message: describeWarning(warning, route) };
             break;
           case 'text-delta':
-            yield { type: 'text', text: part.text };
+            assistant.text(part.delta);
+            yield { type: 'text', text: part.delta };
             break;
           case 'reasoning-delta':
-            yield { type: 'reasoning', text: part.text };
+            assistant.reasoningDelta(part.id, part.delta, part.providerMetadata);
+            yield { type: 'reasoning', text: part.delta };
             break;
-          case 'tool-call':
-            yield {
-              type: 'tool_call',
-              call: {
-                id: part.toolCallId,
-                name: part.toolName,
-                ...toolCallInput(part.input, part.invalid === true, part.error),
-              },
+          case 'reasoning-end':
+            assistant.reasoningDelta(part.id, '', part.providerMetadata);
+            break;
+          case 'tool-call': {
+            const call: StreamedToolCall = {
+              id: part.toolCallId,
+              name: part.toolName,
+              ...parseToolInput(part.input),
             };
+            assistant.toolCall(call, part.providerMetadata);
+            yield { type: 'tool_call', call };
+            break;
+          }
+          case 'finish':
+            usage = tokenUsage(asLanguageModelUsage(part.usage));
+            finishReason = part.finishReason.unified;
             break;
           case 'error':
-            failed = true;
             yield { type: 'error', error: part.error };
-            break;
-          case 'abort':
-            failed = true;
-            yield { type: 'error', error: request.signal.reason ?? new Error('aborted') };
-            break;
+            return;
           default:
             break;
         }
       }
-      if (failed) return;
-      const response = await result.response;
-      yield {
-        type: 'finish',
-        usage: tokenUsage(await result.usage),
-        finishReason: await result.finishReason,
-        assistant: response.messages.filter((m) => m.role === 'assistant'),
-      };
     } catch (error) {
-      // A connection dropped mid-stream can surface as a throw from the stream instead of an error part.
-      yield { type: 'error', error };
+      // A connection dropped mid-stream surfaces as a throw from the stream, not as an error part.
+      yield { type: 'error', error: request.signal.aborted ? (request.signal.reason ?? error) : error };
+      return;
     }
+    if (usage === undefined) {
+      yield { type: 'error', error: new Error('the model stream terminated before it finished') };
+      return;
+    }
+    yield { type: 'finish', usage, finishReason, assistant: [assistant.message()] };
   };
 }

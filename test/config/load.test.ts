@@ -119,3 +119,30 @@ describe('deepMerge', () => {
     });
   });
 });
+
+describe('the shipped JSON Schema', () => {
+  it('is exactly what the validating schema produces (run `npm run schema` after changing it)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { configJsonSchema } = await import('../../src/config/json-schema.js');
+    const shipped = JSON.parse(
+      readFileSync(new URL('../../schema/config.schema.json', import.meta.url), 'utf8'),
+    );
+    expect(shipped).toEqual(configJsonSchema());
+  });
+
+  it('describes every top-level key of SPEC 2.2', async () => {
+    const { configJsonSchema } = await import('../../src/config/json-schema.js');
+    const properties = Object.keys((configJsonSchema() as { properties: object }).properties);
+    for (const key of [
+      'providers',
+      'provider',
+      'agents',
+      'permission',
+      'mcp_servers',
+      'max_subagent_concurrency',
+      'sandbox',
+    ]) {
+      expect(properties).toContain(key);
+    }
+  });
+});

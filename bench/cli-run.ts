@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { ScriptedServer } from '../src/provider/scripted/server.js';
 
 /** `CADRE_BENCH_BIN` measures another build (e.g. a copy that a concurrent `npm run build` cannot replace). */
-const CADRE_BIN = process.env.CADRE_BENCH_BIN ?? fileURLToPath(new URL('../bin/cadre.js', import.meta.url));
+export const CADRE_BIN =
+  process.env.CADRE_BENCH_BIN ?? fileURLToPath(new URL('../bin/cadre.js', import.meta.url));
 
 /** The scripted server's clock (epoch ms with sub-ms precision), so spawn and request times compare. */
 export const now = (): number => performance.timeOrigin + performance.now();

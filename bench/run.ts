@@ -4,6 +4,7 @@ import { benchCacheStability } from './cache-stability.js';
 import { benchColdStart } from './cold-start.js';
 import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
+import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 
 interface Row {
@@ -62,6 +63,33 @@ async function main(): Promise<number> {
       value: ms(loop.processOverheadPerCallMs),
       target: '',
       ok: null,
+    },
+  );
+  const subagents = await benchSubagents();
+  rows.push(
+    {
+      name: '4 background subagents of 1 s model time: span of their calls',
+      value: ms(subagents.batchSpanMs),
+      target: '< 1100 ms',
+      ok: subagents.batchSpanMs < 1100,
+    },
+    {
+      name: '  parallel efficiency (1 s / span)',
+      value: subagents.parallelEfficiency.toFixed(2),
+      target: '>= 0.90',
+      ok: subagents.parallelEfficiency >= 0.9,
+    },
+    {
+      name: '32 queued subagents through 6 slots: ideal span / measured span',
+      value: subagents.queueEfficiency.toFixed(2),
+      target: '>= 0.90',
+      ok: subagents.queueEfficiency >= 0.9,
+    },
+    {
+      name: 'memory per additional concurrent tooled subagent (8 vs 1)',
+      value: `${subagents.rssPerChildMb.toFixed(1)} MB`,
+      target: '< 15 MB',
+      ok: subagents.rssPerChildMb < 15,
     },
   );
   const permission = await benchPermission();

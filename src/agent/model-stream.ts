@@ -153,6 +153,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
         })),
         toolChoice: request.tools.length > 0 ? { type: 'auto' } : undefined,
         temperature: params.temperature,
+        maxOutputTokens: params.maxOutputTokens,
         providerOptions: providerOptionsFor(route, params),
         abortSignal: request.signal,
       }));

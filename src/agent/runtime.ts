@@ -131,6 +131,7 @@ export class AgentRuntime {
       onDenied: (record) => this.permissionDenials.push(record),
       mcpTools: () => this.mcp?.tools() ?? [],
       modelCaller: (route, params) => this.modelCallerFor(route, params),
+      parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
@@ -319,11 +320,13 @@ export class AgentRuntime {
       model: describeRoute(route),
       profile: this.view.activeProfile,
     });
+    // Kept current turn by turn: subagents dispatched mid-run build their facts pack from it.
+    this.messages = [...this.messages, userMessage];
     const result = await runAgentLoop({
       agent: 'main',
       callModel,
       system: this.systemText(),
-      messages: [...this.messages, userMessage],
+      messages: this.messages,
       toolSpecs: this.specs,
       tools: {
         tools: new Map(this.universeTools.map((t) => [t.name, t])),
@@ -348,6 +351,7 @@ export class AgentRuntime {
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
         store.appendMessages(this.session.id, added, turnBase + turn);
+        this.messages = [...this.messages, ...added];
         store.recordUsage(this.session.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
         this.usage = addUsage(this.usage, usage);
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;

@@ -22,6 +22,8 @@ export interface ModelRoute {
 export interface ModelParams {
   effort?: Effort;
   temperature?: number;
+  /** Per-response output cap (the review built-ins, SPEC 3.4). */
+  maxOutputTokens?: number;
 }
 
 const DEFAULT_MODELS: Record<ProviderType, string> = {

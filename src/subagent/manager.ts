@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ModelMessage } from 'ai';
 import type { EmitEvent } from '../agent/events.js';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import type { ModelCaller } from '../agent/model-stream.js';
@@ -17,6 +18,7 @@ import type { SessionStore } from '../session/store.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
+import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
 import { SubagentScheduler } from './scheduler.js';
 import { excerptResult, type LiveTask, type TaskState, TERMINAL_STATES } from './task-record.js';
@@ -42,6 +44,8 @@ export interface SubagentHost {
   onDenied(record: PermissionDenialRecord): void;
   mcpTools(): AnyTool[];
   modelCaller(route: ModelRoute, params: ModelParams): Promise<ModelCaller>;
+  /** The parent's conversation so far, for the review built-ins' facts pack (SPEC 3.4). */
+  parentMessages(): readonly ModelMessage[];
   /** Aborted when the whole session is cancelled; background tasks live as long as it. */
   sessionSignal: AbortSignal;
 }
@@ -102,7 +106,11 @@ export class SubagentManager {
         : choice.model.kind === 'alias'
           ? routeFromAlias(choice.model.alias, choice.model.provider, this.host.env)
           : { ...this.host.mainRoute, model: choice.model.model };
-    const params: ModelParams = { effort: choice.effort, temperature: profile?.temperature };
+    const params: ModelParams = {
+      effort: choice.effort,
+      temperature: profile?.temperature,
+      maxOutputTokens: profile?.maxOutputTokens,
+    };
     const tier = profile?.tier ?? DEFAULT_TIER;
     const background = input.background === true;
     const record = this.host.store.createTask({
@@ -196,6 +204,12 @@ export class SubagentManager {
     signal: AbortSignal,
   ): Promise<LoopResult> {
     const { host } = this;
+    // The child sees none of the parent's conversation, except the facts pack its profile asks for.
+    const facts = profile?.parentFacts ? parentFactsPack(host.parentMessages()) : '';
+    const firstMessage: ModelMessage = {
+      role: 'user',
+      content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
+    };
     const tools = this.childTools(task, profile, input);
     const gate = host.parentGate().narrowFor(host.childGateOptions(profile));
     const visible = new Set(gate.visibleTools(tools));
@@ -212,7 +226,7 @@ export class SubagentManager {
       sessionId = child.id;
       task.childSessionId = child.id;
       host.store.updateTask(task.id, { childSessionId: child.id });
-      host.store.appendMessages(child.id, [{ role: 'user', content: input.prompt }], 0);
+      host.store.appendMessages(child.id, [firstMessage], 0);
     }
     const context = createToolContext({ root: host.projectRoot, agent: task.id, sessionId, signal });
     try {
@@ -220,7 +234,7 @@ export class SubagentManager {
         agent: task.id,
         callModel: await host.modelCaller(route, params),
         system: profile?.prompt || defaultSubagentPrompt,
-        messages: [{ role: 'user', content: input.prompt }],
+        messages: [firstMessage],
         toolSpecs: toolSpecsFor(allowed),
         tools: {
           tools: new Map(tools.map((t) => [t.name, t])),

@@ -22,17 +22,24 @@ describe('MCP tools end to end', () => {
         .text('granted done')
         .rule()
         .turn((t) => t.tool('mcp__everything__echo', { message: 'hello mcp' }))
-        .turn((t) => t.tool('task', { agent: 'plain', prompt: 'p' }).tool('task', { agent: 'granted', prompt: 'g' }))
+        .turn((t) =>
+          t.tool('task', { agent: 'plain', prompt: 'p' }).tool('task', { agent: 'granted', prompt: 'g' }),
+        )
         .turn((t) => t.text('main done')),
     );
     const p = project({
       files: {
         '.cadre/agents/plain.md': '---\nsubagent_tools: readonly\n---\nYou are plain.\n',
-        '.cadre/agents/granted.md': '---\nsubagent_tools: readonly\nsubagent_mcp: [echo]\n---\nYou are granted.\n',
+        '.cadre/agents/granted.md':
+          '---\nsubagent_tools: readonly\nsubagent_mcp: [echo]\n---\nYou are granted.\n',
       },
       config: { provider: 'm', providers: { m: scriptedProviderAlias(server) }, mcp_servers: { everything } },
     });
-    const run = await runCadre(['-p', 'go', '--yes'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir }, timeoutMs: 60_000 });
+    const run = await runCadre(['-p', 'go', '--yes'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: 60_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('main done');

@@ -336,4 +336,38 @@ describe('task tool end to end', () => {
     expect(run.code).toBe(0);
     expect(toolResultsOf(main, 1)[0]).toMatch(/^Invalid input for tool "task":[\s\S]*effort/);
   });
+
+  it('gives the review built-in its output cap and a parent facts pack, and nothing else of the conversation', async () => {
+    const main = await scriptedServer(
+      script()
+        .rule({ system: 'code reviewer' })
+        .text('no findings')
+        .rule()
+        .turn((t) =>
+          t.text('I will keep the parser and fix the off-by-one.').tool('read', { path: 'parse.ts' }),
+        )
+        .turn((t) => t.tool('task', { agent: 'review', prompt: 'review parse.ts' }))
+        .text('reviewed'),
+    );
+    const p = project({
+      files: { 'parse.ts': 'export const x = 1;\n' },
+      config: { provider: 'main', providers: { main: scriptedProviderAlias(main) } },
+    });
+    const run = await runCadre(['-p', 'fix the parser bug'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
+    expect(run.code).toBe(0);
+    const child = requestsWithSystem(main, 'code reviewer');
+    expect(child).toHaveLength(1);
+    expect(child[0].view.maxTokens).toBe(2048);
+    expect(child[0].view.messages).toHaveLength(1);
+    const first = child[0].view.messages[0].text;
+    expect(first).toContain('<parent-facts>');
+    expect(first).toContain('Request: fix the parser bug');
+    expect(first).toContain('I will keep the parser and fix the off-by-one.');
+    expect(first).toContain('Files involved: parse.ts');
+    expect(first.endsWith('review parse.ts')).toBe(true);
+    expect(first).not.toContain('export const x');
+  });
 });

@@ -38,6 +38,8 @@ import { permissionLayers, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
+import planModeReminder from './prompts/mode-plan.txt';
+import reviewModeReminder from './prompts/mode-review.txt';
 import defaultSystemPrompt from './prompts/system.txt';
 import { type Asker, headlessAsker, type PermissionDenialRecord } from './tool-runner.js';
 import { toolSpecsFor } from './tool-specs.js';
@@ -70,6 +72,12 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+
+/** The prompt layer's mode drives a standing reminder (SPEC 4.1). */
+const MODE_REMINDERS: Record<string, string> = {
+  plan: planModeReminder.trim(),
+  review: reviewModeReminder.trim(),
+};
 
 /**
  * One session of the main agent: the layered profile/prompt state, the permission gate and tool list it
@@ -294,7 +302,10 @@ export class AgentRuntime {
 
   private systemText(): string {
     const environment = `Environment: the project root is ${this.projectRoot}; platform ${process.platform}.`;
-    return [this.view.systemPrompt, this.view.skillCatalog, environment].filter((s) => s !== '').join('\n\n');
+    const mode = MODE_REMINDERS[this.view.mode] ?? '';
+    return [this.view.systemPrompt, mode, this.view.skillCatalog, environment]
+      .filter((s) => s !== '')
+      .join('\n\n');
   }
 
   /** Runs one user message to completion. */

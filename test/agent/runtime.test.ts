@@ -74,6 +74,8 @@ describe('AgentRuntime layering (SPEC 4.1)', () => {
     expect(runtime.selectPrompt('review').ok).toBe(true);
     const afterPrompt = { system: runtime.systemPrompt, tools: runtime.toolNames, route: runtime.modelRoute };
     expect(afterPrompt.system.startsWith('Review mode body.')).toBe(true);
+    expect(afterPrompt.system).toContain('Review mode is on');
+    expect(initial.system).not.toContain('Review mode is on');
     expect(afterPrompt.tools).not.toContain('write');
     expect(afterPrompt.tools).toContain('bash');
 

@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
 import { classifyModelError, type RetryPolicy, retryDelayMs, retryPolicyFromEnv } from '../provider/retry.js';
+import { abortableSleep } from '../util/abort.js';
 import type { EmitEvent } from './events.js';
 import type { ModelCaller, StreamedToolCall, ToolSpec } from './model-stream.js';
 import { runToolCalls, type ToolRunnerDeps } from './tool-runner.js';
@@ -50,19 +51,6 @@ export class ModelCallFailed extends Error {
   override name = 'ModelCallFailed';
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 interface TurnOutput {
   text: string;
   calls: StreamedToolCall[];
@@ -80,7 +68,7 @@ async function modelTurn(
   warned: Set<string>,
 ): Promise<TurnOutput> {
   const policy = opts.retry ?? retryPolicyFromEnv(process.env);
-  const sleep = opts.sleep ?? defaultSleep;
+  const sleep = opts.sleep ?? abortableSleep;
   for (let attempt = 1; ; attempt++) {
     const out: TurnOutput = {
       text: '',

@@ -320,7 +320,8 @@ export class AgentRuntime {
       this.recompute();
     }
     const runSignal = AbortSignal.any([signal, this.lifetime.signal]);
-    signal.addEventListener('abort', () => this.subagents.cancelAll('the run was cancelled'), { once: true });
+    const cancelChildren = () => this.subagents.cancelAll('the run was cancelled');
+    signal.addEventListener('abort', cancelChildren, { once: true });
     const userMessage: ModelMessage = { role: 'user', content: text };
     const turnBase = this.turn;
     store.appendMessages(this.session.id, [userMessage], turnBase);
@@ -368,6 +369,7 @@ export class AgentRuntime {
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;
       },
     });
+    signal.removeEventListener('abort', cancelChildren);
     this.messages = result.messages;
     this.turn = turnBase + result.turns;
     store.updateSession(this.session.id, {

@@ -18,6 +18,7 @@ import type { SessionStore } from '../session/store.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
+import { untilAborted } from '../util/abort.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
 import { SubagentScheduler } from './scheduler.js';
@@ -351,10 +352,7 @@ export class SubagentManager {
       return { output: `Unknown task "${taskId}". Tasks of this session: ${known}.`, isError: true };
     }
     if (wait && !TERMINAL_STATES.has(task.state)) {
-      await Promise.race([
-        task.finished,
-        new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
-      ]);
+      await untilAborted(task.finished, signal);
     }
     if (!TERMINAL_STATES.has(task.state)) {
       const position = this.scheduler.position(task.id);
@@ -393,10 +391,7 @@ export class SubagentManager {
     if (this.reminders.size > 0) return true;
     const pending = [...this.tasks.values()].filter((t) => t.background && !TERMINAL_STATES.has(t.state));
     if (pending.length === 0) return false;
-    await Promise.race([
-      ...pending.map((t) => t.finished),
-      new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
-    ]);
+    await untilAborted(Promise.race(pending.map((t) => t.finished)), signal);
     return !signal.aborted;
   }
 

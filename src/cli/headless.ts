@@ -91,7 +91,15 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const result = await runtime.prompt(task, controller.signal);
+    let result: Awaited<ReturnType<AgentRuntime['prompt']>>;
+    try {
+      result = await runtime.prompt(task, controller.signal);
+    } catch (error) {
+      // A route that cannot be built (a broken script, a missing base_url) is bad configuration.
+      if (!(error instanceof ConfigError)) throw error;
+      process.stderr.write(`cadre: ${error.message}\n`);
+      return 2;
+    }
     const isError = result.stopReason !== 'completed';
     const { usage, costUsd } = runtime.totals;
     printer.summary({

@@ -20,6 +20,10 @@ export const ProviderAliasSchema = z
   .refine((p) => p.type !== 'scripted' || p.script !== undefined, {
     message: 'a scripted provider needs "script"',
     path: ['script'],
+  })
+  .refine((p) => p.type !== 'openai-compatible' || p.base_url !== undefined, {
+    message: 'an openai-compatible provider needs "base_url" (e.g. http://127.0.0.1:11434/v1 for Ollama)',
+    path: ['base_url'],
   });
 export type ProviderAlias = z.infer<typeof ProviderAliasSchema>;
 

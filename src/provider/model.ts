@@ -1,4 +1,5 @@
 import type { LanguageModel, streamText } from 'ai';
+import { ConfigError } from '../config/load.js';
 import type { Effort, ModelParams, ModelRoute } from './route.js';
 
 type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
@@ -66,7 +67,7 @@ async function buildModel(route: ModelRoute): Promise<LanguageModel> {
       );
     }
     case 'openai-compatible': {
-      if (!route.baseURL) throw new Error(`provider ${route.alias ?? route.type} needs "base_url"`);
+      if (!route.baseURL) throw new ConfigError(`provider ${route.alias ?? route.type} needs "base_url"`);
       return compatibleModel(route, route.baseURL);
     }
     case 'scripted': {

@@ -44,7 +44,10 @@ export function describeSchemaIssue(
   const keys = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   const path = issue.code === 'unrecognized_keys' ? [...keys, issue.keys[0]] : keys;
   const tree = text === undefined ? undefined : parseTree(text);
-  const node = tree ? findNodeAtLocation(tree, path) : undefined;
+  // A missing key has no node of its own: point at the nearest enclosing one that exists.
+  let node: ReturnType<typeof findNodeAtLocation>;
+  for (let depth = path.length; tree && !node && depth >= 0; depth--)
+    node = findNodeAtLocation(tree, path.slice(0, depth));
   const where = node && text !== undefined ? `${source}:${lineOf(text, node.offset)}` : source;
   const jsonPath = formatJsonPath(path);
   const expectation =

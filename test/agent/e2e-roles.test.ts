@@ -40,7 +40,9 @@ describe('role routing end to end (SPEC 4.3)', () => {
     expect(summaryRequest.model).toBe('summary-model');
     expect(summaryRequest.system).toContain('Summarize the conversation');
     expect(summaryRequest.messages[0].text).toContain('read a.txt repeatedly');
-    const after = main.requests.find((r) => r.view.messages.some((m) => m.text.includes('<conversation-summary>')));
+    const after = main.requests.find((r) =>
+      r.view.messages.some((m) => m.text.includes('<conversation-summary>')),
+    );
     expect(after).toBeDefined();
     expect(after!.view.messages[0].text).toContain('SUMMARY: a.txt was read five times');
     const out = JSON.parse(run.stdout);
@@ -62,11 +64,16 @@ describe('role routing end to end (SPEC 4.3)', () => {
         .turn((t) => t.rawTool('read', '{"path": ')),
     );
     // The escalated request carries two rounds of tool results, so it is the strong script's turn 2.
-    const strong = await scriptedServer(script().text('unused').text('unused').text('the strong model answers'));
+    const strong = await scriptedServer(
+      script().text('unused').text('unused').text('the strong model answers'),
+    );
     const p = project({
       config: {
         provider: 'main',
-        providers: { main: scriptedProviderAlias(main), strong: scriptedProviderAlias(strong, 'strong-model') },
+        providers: {
+          main: scriptedProviderAlias(main),
+          strong: scriptedProviderAlias(strong, 'strong-model'),
+        },
         escalation_provider: 'strong',
       },
     });

@@ -40,7 +40,13 @@ describe('parseConfigFile', () => {
     ],
     ['{\n "sandbox": "auto",\n "frobnicate": 1\n}', 'c.json:3', 'frobnicate', 'unknown key "frobnicate"'],
     ['{"permission": {"allow": "bash"}}', 'c.json:1', 'permission.allow', 'expected array'],
-    ['{"providers": {"s": {"type": "scripted"}}}', 'c.json', 'providers.s.script', 'needs "script"'],
+    ['{"providers": {"s": {"type": "scripted"}}}', 'c.json:1', 'providers.s.script', 'needs "script"'],
+    [
+      '{\n "providers": {\n  "o": {"type": "openai-compatible"}\n }\n}',
+      'c.json:3',
+      'providers.o.base_url',
+      'needs "base_url"',
+    ],
   ])('rejects %s naming file, line, JSON path and expectation', (text, where, path, expectation) => {
     let message = '';
     try {

@@ -1,0 +1,42 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { makeProject, runCadre } from '../support/cli.js';
+
+function project(script: string) {
+  const p = makeProject({
+    config: { provider: 's', providers: { s: { type: 'scripted', script: 's.json' } } },
+  });
+  onTestFinished(() => p.cleanup());
+  writeFileSync(p.path('.cadre/s.json'), script);
+  return p;
+}
+
+describe('a scripted provider with a bad script', () => {
+  it.each([
+    [
+      'an unknown key',
+      '{"rules": [{"turns": [{"txt": "x"}]}]}',
+      /s\.json:1: invalid script at rules\[0\]\.turns\[0\]\.txt: unknown key "txt"/,
+    ],
+    ['broken JSON', '{"rules": [', /s\.json:1: invalid JSON in script/],
+  ])(
+    'is bad configuration: %s gives exit 2 with file, line and JSON path, no stack trace',
+    async (_name, text, message) => {
+      const p = project(text);
+      const run = await runCadre(['-p', 'hi'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it('a missing script file is exit 2 naming it', async () => {
+    const p = makeProject({
+      config: { provider: 's', providers: { s: { type: 'scripted', script: 'nope.json' } } },
+    });
+    onTestFinished(() => p.cleanup());
+    const run = await runCadre(['-p', 'hi'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('nope.json: cannot read script');
+  });
+});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AgentRuntime, type RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SafetyFloor } from '../permission/decide.js';
+import { PermissionRuleError } from '../permission/rules.js';
 import { resolveMainRoute } from '../provider/route.js';
 import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
@@ -79,7 +80,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     await runtime.connectMcp();
   } catch (error) {
     store?.close();
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof PermissionRuleError) {
       process.stderr.write(`cadre: ${error.message}\n`);
       return 2;
     }

@@ -3,6 +3,9 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { UsageError } from './errors.js';
 
 const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
+
+/** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
+const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError']);
 const FORMATS = ['text', 'json', 'stream-json'] as const;
 
 function positiveInt(value: string): number {
@@ -92,7 +95,8 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (error instanceof UsageError) {
+    // By name, so the start-up path does not import the config and permission modules just to compare.
+    if (error instanceof Error && (error instanceof UsageError || BAD_INPUT_ERRORS.has(error.name))) {
       process.stderr.write(`cadre: ${error.message}\n`);
       process.exitCode = 2;
       return;

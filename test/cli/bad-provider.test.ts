@@ -40,3 +40,35 @@ describe('a scripted provider with a bad script', () => {
     expect(run.stderr).toContain('nope.json: cannot read script');
   });
 });
+
+describe('a malformed permission rule', () => {
+  it('in config is exit 2 naming file, line and rule', async () => {
+    const p = makeProject({
+      config: {
+        provider: 's',
+        providers: { s: { type: 'scripted', script: 's.json' } },
+        permission: { allow: ['bash(git diff'] },
+      },
+    });
+    onTestFinished(() => p.cleanup());
+    writeFileSync(p.path('.cadre/s.json'), '{"rules": [{"turns": [{"text": "hi"}]}]}');
+    const run = await runCadre(['-p', 'hi'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/config\.json:\d+: rule "bash\(git diff" has an unterminated pattern/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('in the operator --permissions file is exit 2 for -p and for explain', async () => {
+    const p = project('{"rules": [{"turns": [{"text": "hi"}]}]}');
+    writeFileSync(p.path('op.json'), '{"deny": ["("]}');
+    for (const args of [
+      ['-p', 'hi', '--permissions', 'op.json'],
+      ['permissions', 'explain', 'bash(ls)', '--permissions', 'op.json'],
+    ]) {
+      const run = await runCadre(args, { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('op.json:1: rule "(" has an empty tool name');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});

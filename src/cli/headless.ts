@@ -24,7 +24,10 @@ export interface HeadlessOptions {
 }
 
 function readTask(options: HeadlessOptions): string {
-  if (typeof options.print === 'string' && options.print !== '-') return options.print;
+  if (typeof options.print === 'string' && options.print !== '-') {
+    if (options.print.trim() === '') throw new UsageError('no task: the task given to -p is empty');
+    return options.print;
+  }
   if (process.stdin.isTTY) throw new UsageError('no task: pass it as cadre -p "<task>" or on standard input');
   const task = readFileSync(0, 'utf8').trim();
   if (!task) throw new UsageError('no task: standard input was empty');

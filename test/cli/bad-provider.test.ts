@@ -72,3 +72,11 @@ describe('a malformed permission rule', () => {
     }
   });
 });
+
+describe('an empty task', () => {
+  it('is bad usage, exit 2, without calling any model', async () => {
+    const run = await runCadre(['-p', '  ']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('cadre: no task: the task given to -p is empty\n');
+  });
+});

@@ -37,7 +37,14 @@ export type AgentEvent =
       description: string;
       background: boolean;
     }
-  | { type: 'subagent_queued'; agent: string; taskId: string; position: number }
+  | {
+      type: 'subagent_queued';
+      agent: string;
+      taskId: string;
+      position: number;
+      /** What it waits for: a subagent slot, or the single writer slot of the parent checkout. */
+      cause: 'slots' | 'writer';
+    }
   | {
       type: 'subagent_end';
       agent: string;

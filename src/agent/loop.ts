@@ -30,10 +30,18 @@ export interface LoopOptions {
   compact?: (messages: ModelMessage[], lastInputTokens: number) => Promise<ModelMessage[] | undefined>;
   /** A stronger model tried for one turn after `afterTurns` consecutive turns of unusable tool input (SPEC 4.3). */
   escalation?: { afterTurns: number; label: string; caller: () => Promise<ModelCaller> };
-  /** Text injected as a system reminder before a turn (background task results); empty = none. */
-  takeReminders?: () => string[];
-  /** Waits for pending background work that will produce reminders; resolves false when there is none. */
-  waitForReminders?: (signal: AbortSignal) => Promise<boolean>;
+  /** System reminders (background task results) delivered before a turn, acknowledged once committed. */
+  reminders?: ReminderSource;
+  /** How the turn cap is named in its error, e.g. `--max-turns 100` or `max_steps 25`. */
+  turnCapLabel?: string;
+}
+
+export interface ReminderSource {
+  /** Reminders not yet delivered, oldest first; they stay pending until `delivered` names them. */
+  pending(): { id: string; text: string }[];
+  delivered(ids: readonly string[]): void;
+  /** Waits for work that will produce a reminder; false when there is none (or the signal aborted). */
+  wait(signal: AbortSignal): Promise<boolean>;
 }
 
 export type StopReason = 'completed' | 'max_turns' | 'model_error' | 'cancelled';
@@ -142,11 +150,14 @@ function toolResultMessage(
   return { role: 'tool', content };
 }
 
-/** The assistant message for history; invalid tool inputs are stored as `{}` so every provider accepts them. */
+/**
+ * The assistant message for history: the caller's own (which keeps reasoning signatures and stores invalid
+ * tool inputs as `{}`), else one built from the streamed text and calls.
+ */
 function assistantMessage(out: TurnOutput): ModelMessage[] {
-  const fromSdk = out.assistant.filter((m) => m.role === 'assistant');
+  const fromCaller = out.assistant.filter((m) => m.role === 'assistant');
+  if (fromCaller.length > 0) return fromCaller;
   const invalid = new Set(out.calls.filter((c) => c.inputError !== undefined).map((c) => c.id));
-  if (fromSdk.length > 0 && invalid.size === 0) return fromSdk;
   const content: Exclude<ModelMessage & { role: 'assistant' }, undefined>['content'] = [];
   if (out.text) content.push({ type: 'text', text: out.text });
   for (const call of out.calls) {
@@ -191,10 +202,14 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
   });
   try {
     for (;;) {
-      const reminders = opts.takeReminders?.() ?? [];
-      const pending = reminders.length > 0 ? [reminderMessage(reminders)] : [];
-      if (turn >= opts.maxTurns)
-        return finish('max_turns', `reached the turn cap (--max-turns ${opts.maxTurns})`);
+      if (turn >= opts.maxTurns) {
+        return finish(
+          'max_turns',
+          `reached the turn cap (${opts.turnCapLabel ?? `--max-turns ${opts.maxTurns}`})`,
+        );
+      }
+      const reminders = opts.reminders?.pending() ?? [];
+      const pending = reminders.length > 0 ? [reminderMessage(reminders.map((r) => r.text))] : [];
       if (opts.compact) {
         const compacted = await opts.compact(messages, lastInputTokens);
         if (compacted) {
@@ -238,10 +253,12 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
       }
       messages = [...messages, ...added];
       opts.onTurnCommitted?.(added, turn, out.usage);
+      opts.reminders?.delivered(reminders.map((r) => r.id));
       opts.emit({ type: 'turn_end', agent: opts.agent, turn, finishReason: out.finishReason });
       if (opts.signal.aborted) return finish('cancelled', 'cancelled');
       if (out.calls.length === 0) {
-        if (opts.waitForReminders && (await opts.waitForReminders(opts.signal))) continue;
+        if (opts.reminders && (await opts.reminders.wait(opts.signal))) continue;
+        if (opts.signal.aborted) return finish('cancelled', 'cancelled');
         return finish('completed');
       }
     }

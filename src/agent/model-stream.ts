@@ -61,11 +61,19 @@ function describeParseError(error: unknown): string {
 /** The model's JSON-encoded arguments; unparsable ones are kept as text with the parse problem. */
 function parseToolInput(input: string): Pick<StreamedToolCall, 'input' | 'inputError'> {
   if (input.trim() === '') return { input: {} };
+  let parsed: unknown;
   try {
-    return { input: JSON.parse(input) };
+    parsed = JSON.parse(input);
   } catch (error) {
     return { input, inputError: describeParseError(error) };
   }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return {
+      input,
+      inputError: `the arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`,
+    };
+  }
+  return { input: parsed };
 }
 
 function describeWarning(warning: SharedV3Warning, route: ModelRoute): string {

@@ -137,6 +137,8 @@ export class AgentRuntime {
       emit: options.emit,
       ask: options.ask ?? headlessAsker,
       onDenied: (record) => this.permissionDenials.push(record),
+      approvals: () => this.approvals,
+      onApproved: (rule) => this.rememberApproval(rule),
       mcpTools: () => this.mcp?.tools() ?? [],
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       parentMessages: () => this.messages,
@@ -176,20 +178,27 @@ export class AgentRuntime {
       session = store.lastSession(realpathSync(loaded.projectRoot));
       if (!session) throw new ConfigError(`no earlier session to continue in ${loaded.projectRoot}`);
     }
+    const created = session === undefined;
     session ??= store.createSession({
       projectRoot: realpathSync(loaded.projectRoot),
       cwd: process.cwd(),
       agent: flags.agent,
       model: options.mainRoute.model,
     });
-    const runtime = new AgentRuntime(options, session, store.loadMessages(session.id));
-    if (flags.agent) {
-      const change = runtime.activateProfile(flags.agent);
-      if (!change.ok) throw new ConfigError(change.message);
-    } else {
-      runtime.recompute();
+    try {
+      const runtime = new AgentRuntime(options, session, store.loadMessages(session.id));
+      if (flags.agent) {
+        const change = runtime.activateProfile(flags.agent);
+        if (!change.ok) throw new ConfigError(change.message);
+      } else {
+        runtime.recompute();
+      }
+      return runtime;
+    } catch (error) {
+      // A start that fails (bad operator file, malformed rule) leaves no empty session for --continue to find.
+      if (created) store.deleteSession(session.id);
+      throw error;
     }
-    return runtime;
   }
 
   get activeProfile(): string | undefined {
@@ -334,42 +343,15 @@ export class AgentRuntime {
     });
     // Kept current turn by turn: subagents dispatched mid-run build their facts pack from it.
     this.messages = [...this.messages, userMessage];
-    const result = await runAgentLoop({
-      agent: 'main',
-      callModel,
-      system: this.systemText(),
-      messages: this.messages,
-      toolSpecs: this.specs,
-      tools: {
-        tools: new Map(this.universeTools.map((t) => [t.name, t])),
-        gate: this.gate,
-        ask: this.options.ask ?? headlessAsker,
-        context: { ...this.context, signal: runSignal },
-        onDenied: (record) => this.permissionDenials.push(record),
-        onApproved: (rule) => store.addApproval(this.session.id, rule),
-      },
-      maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-      emit,
-      signal: runSignal,
-      compact: (messages, lastInputTokens) =>
-        compactIfNeeded(messages, lastInputTokens, {
-          contextWindow: route.contextWindow ?? contextWindowOf(route.model),
-          summarize: (transcript) => this.summarize(transcript, runSignal),
-        }),
-      escalation: this.escalation(),
-      takeReminders: () => this.subagents.takeReminders(),
-      waitForReminders: (s) => this.subagents.waitForReminders(s),
-      costOf: (usage) => costOf(route.model, usage),
-      onTurnCommitted: (added, turn, usage) => {
-        const cost = costOf(route.model, usage);
-        store.appendMessages(this.session.id, added, turnBase + turn);
-        this.messages = [...this.messages, ...added];
-        store.recordUsage(this.session.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
-        this.usage = addUsage(this.usage, usage);
-        if (cost !== null) this.cost = (this.cost ?? 0) + cost;
-      },
-    });
-    signal.removeEventListener('abort', cancelChildren);
+    let result: LoopResult;
+    try {
+      result = await this.runLoop(route, callModel, runSignal, turnBase);
+    } catch (error) {
+      store.updateSession(this.session.id, { status: 'failed' });
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', cancelChildren);
+    }
     this.messages = result.messages;
     this.turn = turnBase + result.turns;
     store.updateSession(this.session.id, {
@@ -383,6 +365,68 @@ export class AgentRuntime {
       model: route.model,
     });
     return result;
+  }
+
+  private runLoop(
+    route: ModelRoute,
+    callModel: ModelCaller,
+    runSignal: AbortSignal,
+    turnBase: number,
+  ): Promise<LoopResult> {
+    const { store, emit, flags } = this.options;
+    return runAgentLoop({
+      agent: 'main',
+      callModel,
+      system: this.systemText(),
+      messages: this.messages,
+      toolSpecs: this.specs,
+      tools: {
+        tools: new Map(this.universeTools.map((t) => [t.name, t])),
+        gate: this.gate,
+        ask: this.options.ask ?? headlessAsker,
+        context: { ...this.context, signal: runSignal },
+        onDenied: (record) => this.permissionDenials.push(record),
+        onApproved: (rule) => this.rememberApproval(rule),
+      },
+      maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
+      emit,
+      signal: runSignal,
+      compact: (messages, lastInputTokens) =>
+        compactIfNeeded(messages, lastInputTokens, {
+          contextWindow: route.contextWindow ?? contextWindowOf(route.model),
+          summarize: (transcript) => this.summarize(transcript, runSignal),
+        }).catch((error: unknown) => {
+          // Compaction is an optimisation: when it fails the run goes on with the whole conversation.
+          emit({
+            type: 'warning',
+            agent: 'main',
+            message: `context compaction failed, continuing without it: ${(error as Error).message}`,
+          });
+          return undefined;
+        }),
+      escalation: this.escalation(),
+      reminders: {
+        pending: () => this.subagents.pendingReminders(),
+        delivered: (ids) => this.subagents.remindersDelivered(ids),
+        wait: (s) => this.subagents.waitForReminders(s),
+      },
+      costOf: (usage) => costOf(route.model, usage),
+      onTurnCommitted: (added, turn, usage) => {
+        const cost = costOf(route.model, usage);
+        store.appendMessages(this.session.id, added, turnBase + turn);
+        this.messages = [...this.messages, ...added];
+        store.recordUsage(this.session.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
+        this.usage = addUsage(this.usage, usage);
+        if (cost !== null) this.cost = (this.cost ?? 0) + cost;
+      },
+    });
+  }
+
+  /** "Always allow": kept for the session (and its subagents), in every recomputed gate and in the store. */
+  private rememberApproval(rule: string): void {
+    if (!this.approvals.includes(rule)) this.approvals.push(rule);
+    this.gate.approve(rule);
+    this.options.store.addApproval(this.session.id, rule);
   }
 
   /** A role's route when the role is routed to a provider alias (SPEC 4.3); undefined when off. */
@@ -424,9 +468,17 @@ export class AgentRuntime {
     return { afterTurns: 2, label: describeRoute(route), caller: () => this.modelCallerFor(route, params) };
   }
 
-  async close(): Promise<void> {
-    this.lifetime.abort(new Error('session closed'));
-    this.context.jobs.killAll();
-    await this.mcp?.close();
+  /** Cancels what is still running, waits for it to be recorded, then releases processes and servers. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.subagents.cancelAll('the session was closed');
+      await this.subagents.settled();
+      this.lifetime.abort(new Error('session closed'));
+      this.context.jobs.killAll();
+      await this.mcp?.close();
+    })();
+    return this.closing;
   }
+
+  private closing?: Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { AgentRuntime, type RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SafetyFloor } from '../permission/decide.js';
@@ -9,7 +10,9 @@ import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 
 export interface HeadlessOptions {
-  print?: string | boolean;
+  print?: boolean;
+  /** The task's words as given on the command line; empty: read standard input. */
+  task: string[];
   outputFormat: OutputFormat;
   maxTurns?: number;
   continue?: boolean;
@@ -24,9 +27,10 @@ export interface HeadlessOptions {
 }
 
 function readTask(options: HeadlessOptions): string {
-  if (typeof options.print === 'string' && options.print !== '-') {
-    if (options.print.trim() === '') throw new UsageError('no task: the task given to -p is empty');
-    return options.print;
+  if (options.task.length > 0 && !(options.task.length === 1 && options.task[0] === '-')) {
+    const task = options.task.join(' ');
+    if (task.trim() === '') throw new UsageError('no task: the task given to -p is empty');
+    return task;
   }
   if (process.stdin.isTTY) throw new UsageError('no task: pass it as cadre -p "<task>" or on standard input');
   const task = readFileSync(0, 'utf8').trim();
@@ -36,14 +40,12 @@ function readTask(options: HeadlessOptions): string {
 
 /** `cadre -p`: one task to completion, the answer on stdout (SPEC 1). Returns the exit code. */
 export async function runHeadlessCommand(options: HeadlessOptions): Promise<number> {
-  if (options.print === undefined) {
-    if (process.stdin.isTTY) {
-      process.stderr.write(
-        'cadre: the interactive terminal UI is not available yet; run a task with cadre -p "<task>"\n',
-      );
-      return 2;
-    }
-    options.print = true;
+  // Without -p on a terminal the user wants the interactive UI; piped input is a headless task.
+  if (!options.print && process.stdin.isTTY) {
+    process.stderr.write(
+      'cadre: the interactive terminal UI is not available yet; run a task with cadre -p "<task>"\n',
+    );
+    return 2;
   }
   const started = Date.now();
   let runtime: AgentRuntime;
@@ -60,7 +62,8 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       model: options.model,
       provider: options.provider,
       safety: options.safety,
-      permissions: options.permissions,
+      // Resolved before the directory change below: the operator file is the user's, never the project's.
+      permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
       yes: options.yes === true,
       maxTurns: options.maxTurns,
       continue: options.continue,
@@ -105,6 +108,9 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       return 2;
     }
     const isError = result.stopReason !== 'completed';
+    // Whatever still runs (a cancelled or capped run's background tasks) is cancelled and recorded first,
+    // so the summary reports every subagent's final state.
+    await runtime.close();
     const { usage, costUsd } = runtime.totals;
     printer.summary({
       result: result.text,

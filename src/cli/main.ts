@@ -5,7 +5,7 @@ import { UsageError } from './errors.js';
 const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
-const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError']);
+const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError', 'CallSpecError']);
 const FORMATS = ['text', 'json', 'stream-json'] as const;
 
 function positiveInt(value: string): number {
@@ -30,10 +30,8 @@ function buildProgram(): Command {
   const program = new Command('cadre')
     .description('A terminal coding agent built around named agent profiles and coordinated subagents')
     .version(packageJson.version, '-v, --version')
-    .option(
-      '-p, --print [task]',
-      'headless: run one task to completion and print the answer (task may come on stdin)',
-    )
+    .argument('[task...]', 'the task (with -p); read from standard input when absent')
+    .option('-p, --print', 'headless: run one task to completion and print the answer')
     .addOption(new Option('--output-format <format>', 'headless output').choices(FORMATS).default('text'))
     .option('--max-turns <n>', 'cap on the main loop turns', positiveInt)
     .option('--continue', 'continue the most recent session of this project')
@@ -43,9 +41,9 @@ function buildProgram(): Command {
     .enablePositionalOptions()
     .exitOverride();
   addAgentOptions(program);
-  program.action(async (options) => {
+  program.action(async (task: string[], options) => {
     const { runHeadlessCommand } = await import('./headless.js');
-    process.exitCode = await runHeadlessCommand(options);
+    process.exitCode = await runHeadlessCommand({ ...options, task });
   });
 
   program

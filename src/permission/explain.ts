@@ -1,3 +1,4 @@
+import { READER_TOOLS } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import type { PermissionCall, PermissionDecision, TraceEntry } from './types.js';
 
@@ -57,6 +58,19 @@ const PATH_TOOLS = new Set([
   'find_files',
   'list_dir',
 ]);
+/** Built-in tools declared read (SPEC 5); anything else — MCP or unknown — is judged as write. */
+const READ_CLASS_TOOLS: ReadonlySet<string> = new Set([
+  ...READER_TOOLS,
+  'bash_output',
+  'task',
+  'task_status',
+  'fleet',
+  'skill',
+  'write_todo_list',
+  'question',
+  'plan_enter',
+  'plan_exit',
+]);
 const DECLARED_CLASS: Record<string, SafetyClass> = {
   write: 'write',
   edit: 'write',
@@ -65,12 +79,24 @@ const DECLARED_CLASS: Record<string, SafetyClass> = {
   kill_shell: 'write',
 };
 
+/** A call on the command line that cannot be read: the CLI reports it as bad usage (exit 2). */
+export class CallSpecError extends Error {
+  override name = 'CallSpecError';
+}
+
 /** Parses `tool(input)` from the command line: `bash(git push origin main)` → `{tool: 'bash', input}`. */
 export function parseCallSpec(spec: string): { tool: string; input: Record<string, string> } {
   const trimmed = spec.trim();
   const open = trimmed.indexOf('(');
-  if (open === -1 || !trimmed.endsWith(')')) return { tool: trimmed, input: {} };
+  if (open === -1) {
+    if (!/^[A-Za-z0-9_*.-]+$/.test(trimmed))
+      throw new CallSpecError(`cannot read the call "${spec}": expected tool or tool(input)`);
+    return { tool: trimmed, input: {} };
+  }
+  if (!trimmed.endsWith(')'))
+    throw new CallSpecError(`cannot read the call "${spec}": missing ")" at the end`);
   const tool = trimmed.slice(0, open).trim();
+  if (tool === '') throw new CallSpecError(`cannot read the call "${spec}": no tool name before "("`);
   const argument = trimmed.slice(open + 1, -1);
   if (tool === 'bash') return { tool, input: { command: argument } };
   if (PATH_TOOLS.has(tool)) return { tool, input: { path: argument } };
@@ -92,6 +118,6 @@ export function callFromSpec(spec: string, agent = 'main'): PermissionCall {
   else if (input.url !== undefined) subject = { kind: 'url', url: input.url };
   else if (input.agent !== undefined) subject = { kind: 'name', value: input.agent };
   else if (input.name !== undefined) subject = { kind: 'name', value: input.name };
-  const safety = DECLARED_CLASS[tool] ?? (tool.startsWith('mcp__') ? 'write' : 'read');
+  const safety = DECLARED_CLASS[tool] ?? (READ_CLASS_TOOLS.has(tool) ? 'read' : 'write');
   return { tool, subject, safety, agent };
 }

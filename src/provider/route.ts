@@ -35,6 +35,12 @@ const DEFAULT_MODELS: Record<ProviderType, string> = {
 
 export function routeFromAlias(alias: string, entry: ProviderAlias, env: NodeJS.ProcessEnv): ModelRoute {
   const apiKey = entry.api_key ?? (entry.api_key_env ? env[entry.api_key_env] : undefined);
+  // Without this the SDK would quietly fall back to OPENAI_API_KEY/ANTHROPIC_API_KEY: maybe another account.
+  if (entry.api_key === undefined && entry.api_key_env && !apiKey) {
+    throw new ConfigError(
+      `provider "${alias}": the environment variable ${entry.api_key_env} (api_key_env) is not set`,
+    );
+  }
   return {
     alias,
     type: entry.type,

@@ -56,6 +56,8 @@ export interface SessionsTable {
   listSessions(query?: SessionQuery): SessionRecord[];
   /** Oldest first. */
   childSessions(id: string): SessionRecord[];
+  /** Removes a session and everything recorded under it (a start that failed before its first turn). */
+  deleteSession(id: string): void;
 }
 
 export function sessionsTable({ sql, now }: StoreContext): SessionsTable {
@@ -85,6 +87,10 @@ export function sessionsTable({ sql, now }: StoreContext): SessionsTable {
     },
 
     getSession,
+
+    deleteSession(id) {
+      sql.run('DELETE FROM sessions WHERE id = ?', id);
+    },
 
     updateSession(id, patch) {
       if (patch.status !== undefined && !SESSION_STATUSES.includes(patch.status)) {

@@ -43,6 +43,9 @@ export interface SubagentHost {
   ask: Asker;
   /** Every child denial, for `permission_denials` of the whole run. */
   onDenied(record: PermissionDenialRecord): void;
+  /** The session's "always allow" approvals, and where a child's new ones go (they hold for the session). */
+  approvals(): readonly string[];
+  onApproved(rule: string): void;
   mcpTools(): AnyTool[];
   modelCaller(route: ModelRoute, params: ModelParams): Promise<ModelCaller>;
   /** The parent's conversation so far, for the review built-ins' facts pack (SPEC 3.4). */
@@ -71,6 +74,8 @@ export class SubagentError extends Error {
 export class SubagentManager {
   private readonly tasks = new Map<string, LiveTask>();
   private readonly scheduler: SubagentScheduler;
+  /** Read-write children run one at a time in the parent checkout. */
+  private readonly writers = new SubagentScheduler(1);
   /** Finished background tasks whose result the main agent has not seen yet, by task id. */
   private readonly reminders = new Map<string, string>();
   private changed: (() => void)[] = [];
@@ -145,12 +150,21 @@ export class SubagentManager {
     };
     this.tasks.set(task.id, task);
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals)).finally(() => {
-      settle();
-      this.notify();
-    });
+    const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals))
+      .catch((error: unknown) => {
+        // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
+        this.host.emit({
+          type: 'error',
+          agent: task.id,
+          message: `subagent ${task.id}: ${(error as Error).message}`,
+        });
+      })
+      .finally(() => {
+        settle();
+        this.notify();
+      });
     if (background) {
-      const position = this.scheduler.position(task.id);
+      const position = this.writers.position(task.id) || this.scheduler.position(task.id);
       const queued =
         position > 0 ? ` It is queued, position ${position}; it starts when a slot frees up.` : '';
       return {
@@ -172,12 +186,9 @@ export class SubagentManager {
       description: task.description,
       background: task.background,
     });
-    const acquiring = this.scheduler.acquire(task.id, signal);
-    const position = this.scheduler.position(task.id);
-    if (position > 0) emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position });
     let release: () => void;
     try {
-      release = await acquiring;
+      release = await this.acquireSlots(task, signal);
     } catch {
       this.finish(task, 'cancelled', { error: 'cancelled before it started' });
       return;
@@ -190,13 +201,49 @@ export class SubagentManager {
       const timeout = AbortSignal.timeout(timeoutSecs * 1000);
       const result = await this.runLoop(child, AbortSignal.any([signal, timeout]));
       if (result.stopReason === 'completed') this.finish(task, 'completed', { result: result.text });
-      else if (timeout.aborted) this.finish(task, 'timed_out', { error: `timed out after ${timeoutSecs} s` });
-      else if (result.stopReason === 'cancelled') this.finish(task, 'cancelled', { error: 'cancelled' });
+      else if (timeout.aborted) {
+        this.finish(task, 'timed_out', {
+          error: `timed out after ${timeoutSecs} s`,
+          result: result.text || undefined,
+        });
+      } else if (result.stopReason === 'cancelled') this.finish(task, 'cancelled', { error: 'cancelled' });
       else this.finish(task, 'failed', { error: result.error ?? result.stopReason, result: result.text });
     } catch (error) {
-      this.finish(task, 'failed', { error: (error as Error).message ?? String(error) });
+      if (!TERMINAL_STATES.has(task.state))
+        this.finish(task, 'failed', { error: (error as Error).message ?? String(error) });
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A slot among `max_subagent_concurrency`; a read-write child first takes the single writer slot, since
+   * writers share the parent checkout until worktree isolation exists (SPEC 9, serialized mode). The
+   * writer slot is taken first so a waiting writer never holds a slot readers could use.
+   */
+  private async acquireSlots(task: LiveTask, signal: AbortSignal): Promise<() => void> {
+    const { emit } = this.host;
+    let releaseWriter = () => {};
+    if (task.tier === 'readwrite') {
+      const waiting = this.writers.acquire(task.id, signal);
+      const position = this.writers.position(task.id);
+      if (position > 0)
+        emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'writer' });
+      releaseWriter = await waiting;
+    }
+    const waiting = this.scheduler.acquire(task.id, signal);
+    const position = this.scheduler.position(task.id);
+    if (position > 0)
+      emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'slots' });
+    try {
+      const releaseSlot = await waiting;
+      return () => {
+        releaseSlot();
+        releaseWriter();
+      };
+    } catch (error) {
+      releaseWriter();
+      throw error;
     }
   }
 
@@ -213,6 +260,7 @@ export class SubagentManager {
     };
     const tools = this.childTools(task, profile, input);
     const gate = host.parentGate().narrowFor(host.childGateOptions(profile));
+    for (const rule of host.approvals()) gate.approve(rule);
     const visible = new Set(gate.visibleTools(tools));
     const allowed = tools.filter((t) => visible.has(t.name));
     let sessionId = host.parentSessionId;
@@ -230,6 +278,7 @@ export class SubagentManager {
       host.store.appendMessages(child.id, [firstMessage], 0);
     }
     const context = createToolContext({ root: host.projectRoot, agent: task.id, sessionId, signal });
+    const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
     try {
       return await runAgentLoop({
         agent: task.id,
@@ -243,8 +292,13 @@ export class SubagentManager {
           ask: host.ask,
           context,
           onDenied: (record) => host.onDenied(record),
+          onApproved: (rule) => host.onApproved(rule),
         },
-        maxTurns: task.tier === 'toolless' ? 1 : (input.max_steps ?? profile?.maxTurns ?? 25),
+        maxTurns: task.tier === 'toolless' ? 1 : maxSteps,
+        turnCapLabel:
+          task.tier === 'toolless'
+            ? 'a toolless subagent answers in one model call'
+            : `max_steps ${maxSteps}`,
         emit: host.emit,
         signal,
         costOf: (usage) => costOf(route.model, usage),
@@ -345,12 +399,20 @@ export class SubagentManager {
   }
 
   /** `task_status`: the state of one task; with `wait`, blocks until it is terminal. */
+  /** A task by id or unique id prefix; otherwise why not (unknown, or which tasks the prefix matches). */
+  private lookup(taskId: string): LiveTask | string {
+    const exact = this.tasks.get(taskId);
+    if (exact) return exact;
+    const matches = [...this.tasks.values()].filter((t) => t.id.startsWith(taskId));
+    if (matches.length === 1) return matches[0];
+    if (matches.length > 1)
+      return `Task id prefix "${taskId}" is ambiguous: ${matches.map((t) => t.id).join(', ')}.`;
+    return `Unknown task "${taskId}". Tasks of this session: ${[...this.tasks.keys()].join(', ') || '(none)'}.`;
+  }
+
   async status(taskId: string, wait: boolean, signal: AbortSignal): Promise<ToolResult> {
-    const task = this.tasks.get(taskId) ?? [...this.tasks.values()].find((t) => t.id.startsWith(taskId));
-    if (!task) {
-      const known = [...this.tasks.keys()].join(', ') || '(none)';
-      return { output: `Unknown task "${taskId}". Tasks of this session: ${known}.`, isError: true };
-    }
+    const task = this.lookup(taskId);
+    if (typeof task === 'string') return { output: task, isError: true };
     if (wait && !TERMINAL_STATES.has(task.state)) {
       await untilAborted(task.finished, signal);
     }
@@ -367,11 +429,17 @@ export class SubagentManager {
     return { ...result, output: `Task ${task.id} (${task.profile ?? 'default subagent'}) ${result.output}` };
   }
 
+  /** Cancels a running or queued task by id or unique prefix; false when there is no such live task. */
   cancel(taskId: string, reason = 'cancelled by the user'): boolean {
-    const task = this.tasks.get(taskId) ?? [...this.tasks.values()].find((t) => t.id.startsWith(taskId));
-    if (!task || TERMINAL_STATES.has(task.state)) return false;
+    const task = this.lookup(taskId);
+    if (typeof task === 'string' || TERMINAL_STATES.has(task.state)) return false;
     task.controller.abort(new SubagentError(reason));
     return true;
+  }
+
+  /** Resolves once every task has reached a terminal state and been recorded. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.tasks.values()].map((t) => t.finished));
   }
 
   cancelAll(reason = 'the session was cancelled'): void {
@@ -379,11 +447,13 @@ export class SubagentManager {
       if (!TERMINAL_STATES.has(task.state)) task.controller.abort(new SubagentError(reason));
   }
 
-  /** Background results not yet delivered, as system reminders for the main agent's next turn. */
-  takeReminders(): string[] {
-    const out = [...this.reminders.values()];
-    this.reminders.clear();
-    return out;
+  /** Background results the main agent has not seen, as system reminders (SPEC 7.3). */
+  pendingReminders(): { id: string; text: string }[] {
+    return [...this.reminders].map(([id, text]) => ({ id, text }));
+  }
+
+  remindersDelivered(ids: readonly string[]): void {
+    for (const id of ids) this.reminders.delete(id);
   }
 
   /** Waits until a background task finishes; false when none is pending. */

@@ -247,15 +247,22 @@ describe('runAgentLoop', () => {
 
   it('delivers reminders as a user message before the next turn and waits for pending ones', async () => {
     const pending = ['task t1 finished: 42'];
+    const delivered: string[] = [];
     let waited = false;
     const { caller, requests } = scriptedCaller([{ text: 'waiting' }, { text: 'the answer is 42' }]);
     const result = await runAgentLoop(
       options(caller, [], {
-        takeReminders: () => (waited ? pending.splice(0) : []),
-        waitForReminders: async () => {
-          if (waited) return false;
-          waited = true;
-          return true;
+        reminders: {
+          pending: () => (waited ? pending.map((text, i) => ({ id: String(i), text })) : []),
+          delivered: (ids) => {
+            delivered.push(...ids);
+            pending.splice(0, ids.length);
+          },
+          wait: async () => {
+            if (waited) return false;
+            waited = true;
+            return true;
+          },
         },
       }),
     );
@@ -263,6 +270,7 @@ describe('runAgentLoop', () => {
     const reminder = requests[1].messages.at(-1)!;
     expect(reminder.role).toBe('user');
     expect(reminder.content).toContain('<system-reminder>\ntask t1 finished: 42');
+    expect(delivered).toEqual(['0']);
   });
 
   it('denies a call whose permission check throws, and never runs it', async () => {
@@ -283,5 +291,27 @@ describe('runAgentLoop', () => {
     const [res] = toolResults(requests[1].messages.at(-1)!);
     expect(res.value).toContain('the permission check failed (parser failed to load)');
     expect(log).toEqual([]);
+  });
+
+  it('keeps reminders pending when the turn cap stops the run before they are delivered', async () => {
+    const delivered: string[] = [];
+    const { caller } = scriptedCaller([{ calls: [{ id: 'a', name: 'r', input: { id: '1' } }] }]);
+    const tool = recordingTool('r', 'read', [], { now: 0, max: 0 });
+    let offered = false;
+    const result = await runAgentLoop(
+      options(caller, [tool], {
+        maxTurns: 1,
+        reminders: {
+          pending: () => (offered ? [{ id: 't1', text: 'late result' }] : []),
+          delivered: (ids) => delivered.push(...ids),
+          wait: async () => false,
+        },
+        onTurnCommitted: () => {
+          offered = true;
+        },
+      }),
+    );
+    expect(result.stopReason).toBe('max_turns');
+    expect(delivered).toEqual([]);
   });
 });

@@ -230,3 +230,71 @@ describe('AgentRuntime asks from subagents (SPEC 6.6)', () => {
     expect(readFileSync(project.path('out.txt'), 'utf8')).toBe('written by the child');
   });
 });
+
+describe('AgentRuntime session approvals', () => {
+  it('an "always allow" holds across profile switches and for subagents, and is stored', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are the writer.' })
+        .turn((t) => t.tool('write', { path: 'child.txt', content: 'c' }))
+        .text('child wrote')
+        .rule({ last_user: 'second' })
+        .turn((t) =>
+          t.tool('write', { path: 'b.txt', content: 'b' }).tool('task', { agent: 'writer', prompt: 'write' }),
+        )
+        .text('second done')
+        .rule()
+        .turn((t) => t.tool('write', { path: 'a.txt', content: 'a' }))
+        .text('first done'),
+    );
+    const asks: PermissionAsk[] = [];
+    const { runtime } = startRuntime(
+      server,
+      {
+        '.cadre/agents/writer.md': '---\nsubagent_tools: readwrite\n---\nYou are the writer.\n',
+        '.cadre/agents/other.md': 'You are other.\n',
+      },
+      {},
+      async (ask) => {
+        asks.push(ask);
+        return { kind: 'always', pattern: 'write(*)' };
+      },
+    );
+    await runtime.prompt('first');
+    runtime.activateProfile('other');
+    runtime.deactivateProfile();
+    await runtime.prompt('second');
+    expect(asks.map((a) => a.tool)).toEqual(['write']);
+    const store = stores.at(-1)!;
+    expect(store.approvals(runtime.session.id)).toEqual(['write(*)']);
+  });
+});
+
+describe('AgentRuntime task ids', () => {
+  it('cancel refuses an ambiguous prefix and takes an exact id', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are slow.' })
+        .turn((t) => t.delay(30_000).text('never'))
+        .rule({ last_user: 'Background task' })
+        .text('heard')
+        .text('heard')
+        .rule()
+        .turn((t) =>
+          t
+            .tool('task', { agent: 'slow', prompt: 'a', background: true })
+            .tool('task', { agent: 'slow', prompt: 'b', background: true }),
+        )
+        .text('waiting'),
+    );
+    const { runtime } = startRuntime(server, {
+      '.cadre/agents/slow.md': '---\nsubagent_tools: readonly\n---\nYou are slow.\n',
+    });
+    const run = runtime.prompt('go');
+    await runtime.subagents.waitFor((m) => m.list().filter((t) => t.state === 'running').length === 2);
+    expect(runtime.subagents.cancel('')).toBe(false);
+    for (const task of runtime.subagents.list()) expect(runtime.subagents.cancel(task.id)).toBe(true);
+    await run;
+    expect(runtime.subagents.list().map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
+  });
+});

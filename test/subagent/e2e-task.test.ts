@@ -371,3 +371,54 @@ describe('task tool end to end', () => {
     expect(first).not.toContain('export const x');
   });
 });
+
+describe('read-write subagents in the parent checkout', () => {
+  it('run one at a time (serialized), readers alongside', async () => {
+    const main = await scriptedServer(
+      script()
+        .rule({ system: 'You are a writer.' })
+        .turn((t) => t.delay(300).text('wrote'))
+        .rule({ system: 'You are a reader.' })
+        .turn((t) => t.delay(300).text('read'))
+        .rule({ last_user: 'Background task' })
+        .text('done')
+        .text('done')
+        .text('done')
+        .text('done')
+        .rule()
+        .turn((t) =>
+          t
+            .tool('task', { agent: 'writer', prompt: 'w1', background: true })
+            .tool('task', { agent: 'writer', prompt: 'w2', background: true })
+            .tool('task', { agent: 'reader', prompt: 'r1', background: true }),
+        )
+        .text('waiting'),
+    );
+    const p = makeProject({
+      files: {
+        '.cadre/agents/writer.md': '---\nsubagent_tools: readwrite\n---\nYou are a writer.\n',
+        '.cadre/agents/reader.md': '---\nsubagent_tools: readonly\n---\nYou are a reader.\n',
+      },
+      config: { provider: 'main', providers: { main: scriptedProviderAlias(main) } },
+    });
+    onTestFinished(() => p.cleanup());
+    const run = await runCadre(['-p', 'go', '--output-format', 'stream-json'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
+    expect(run.code).toBe(0);
+    const writers = requestsWithSystem(main, 'You are a writer.');
+    const [reader] = requestsWithSystem(main, 'You are a reader.');
+    expect(writers).toHaveLength(2);
+    const [first, second] = [...writers].sort((a, b) => a.startedAt - b.startedAt);
+    expect(second.startedAt).toBeGreaterThanOrEqual(first.endedAt ?? Number.POSITIVE_INFINITY);
+    expect(reader.startedAt).toBeLessThan(first.endedAt ?? 0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'subagent_queued')).toEqual([
+      expect.objectContaining({ position: 1, cause: 'writer' }),
+    ]);
+  });
+});

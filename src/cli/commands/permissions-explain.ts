@@ -1,7 +1,7 @@
 import { permissionLayers, readOperatorFile } from '../../agent/gate-options.js';
 import { ConfigError } from '../../config/load.js';
 import type { SafetyFloor } from '../../permission/decide.js';
-import { callFromSpec, explainJson, formatExplain } from '../../permission/explain.js';
+import { CallSpecError, callFromSpec, explainJson, formatExplain } from '../../permission/explain.js';
 import { createPermissionGate } from '../../permission/gate.js';
 import { PermissionRuleError } from '../../permission/rules.js';
 import { openWorkspace, requireProfile } from '../bootstrap.js';
@@ -34,7 +34,11 @@ export async function runExplainCommand(spec: string, options: ExplainOptions): 
     );
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof PermissionRuleError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof PermissionRuleError ||
+      error instanceof CallSpecError
+    ) {
       process.stderr.write(`cadre: ${error.message}\n`);
       return 2;
     }

@@ -319,7 +319,7 @@ export class AgentRuntime {
 
   /** Runs one user message to completion. */
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
-    const { store, emit, flags } = this.options;
+    const { store, emit } = this.options;
     const route = this.route;
     const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
     const callModel = await this.modelCallerFor(route, params);

@@ -1,4 +1,4 @@
-import { READER_TOOLS } from '../tool/names.js';
+import { READER_TOOLS, SESSION_TOOLS } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import type { PermissionCall, PermissionDecision, TraceEntry } from './types.js';
 
@@ -59,25 +59,7 @@ const PATH_TOOLS = new Set([
   'list_dir',
 ]);
 /** Built-in tools declared read (SPEC 5); anything else — MCP or unknown — is judged as write. */
-const READ_CLASS_TOOLS: ReadonlySet<string> = new Set([
-  ...READER_TOOLS,
-  'bash_output',
-  'task',
-  'task_status',
-  'fleet',
-  'skill',
-  'write_todo_list',
-  'question',
-  'plan_enter',
-  'plan_exit',
-]);
-const DECLARED_CLASS: Record<string, SafetyClass> = {
-  write: 'write',
-  edit: 'write',
-  edit_lines: 'write',
-  apply_patch: 'write',
-  kill_shell: 'write',
-};
+const READ_CLASS_TOOLS: ReadonlySet<string> = new Set([...READER_TOOLS, 'bash_output', ...SESSION_TOOLS]);
 
 /** A call on the command line that cannot be read: the CLI reports it as bad usage (exit 2). */
 export class CallSpecError extends Error {
@@ -118,6 +100,6 @@ export function callFromSpec(spec: string, agent = 'main'): PermissionCall {
   else if (input.url !== undefined) subject = { kind: 'url', url: input.url };
   else if (input.agent !== undefined) subject = { kind: 'name', value: input.agent };
   else if (input.name !== undefined) subject = { kind: 'name', value: input.name };
-  const safety = DECLARED_CLASS[tool] ?? (READ_CLASS_TOOLS.has(tool) ? 'read' : 'write');
+  const safety: SafetyClass = READ_CLASS_TOOLS.has(tool) ? 'read' : 'write';
   return { tool, subject, safety, agent };
 }

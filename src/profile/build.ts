@@ -224,7 +224,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
   let allowTools = allowEntry ? toolList(allowEntry[1], allowEntry[0], notes) : undefined;
   if (readOnly) {
     denyTools.push(...WRITER_TOOLS);
-    allowTools = allowTools?.filter((t) => !WRITER_TOOLS.includes(t));
+    allowTools = allowTools?.filter((t) => !(WRITER_TOOLS as readonly string[]).includes(t));
   }
   const tier = readTier(fields, readOnly, notes);
   let model = optionalString(fields, 'model');

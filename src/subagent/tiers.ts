@@ -1,46 +1,18 @@
 import type { Tier } from '../profile/types.js';
-
-const READONLY_UNIVERSE = [
-  'read',
-  'grep',
-  'glob',
-  'find_files',
-  'list_dir',
-  'repo_overview',
-  'webfetch',
-  'websearch',
-];
+import { READER_TOOLS, SESSION_TOOLS, WRITER_TOOLS } from '../tool/names.js';
 
 /** Each tier's tool universe (SPEC 7.2). */
 export const TIER_UNIVERSE: Readonly<Record<Tier, readonly string[]>> = {
   toolless: [],
-  readonly: READONLY_UNIVERSE,
-  readwrite: [
-    ...READONLY_UNIVERSE,
-    'write',
-    'edit',
-    'edit_lines',
-    'apply_patch',
-    'bash',
-    'bash_output',
-    'kill_shell',
-  ],
+  readonly: READER_TOOLS,
+  readwrite: [...READER_TOOLS, ...WRITER_TOOLS],
 };
 
 /**
  * Stripped from every tooled subagent whatever else is said: delegation, session state and user
  * interaction belong to the main agent (SPEC 7.2).
  */
-export const MANDATORY_FLOOR: readonly string[] = [
-  'task',
-  'task_status',
-  'fleet',
-  'write_todo_list',
-  'skill',
-  'question',
-  'plan_enter',
-  'plan_exit',
-];
+export const MANDATORY_FLOOR: readonly string[] = SESSION_TOOLS;
 
 export interface ToolSetRequest {
   tier: Tier;

@@ -1,5 +1,5 @@
-/** Every built-in tool name (SPEC 5). Profile names may not take one of these (SPEC 3.3). */
-export const BUILTIN_TOOL_NAMES = [
+/** The tools a read-only subagent may hold: search, read and fetch (SPEC 7.2 `readonly` tier). */
+export const READER_TOOLS = [
   'read',
   'grep',
   'glob',
@@ -8,6 +8,10 @@ export const BUILTIN_TOOL_NAMES = [
   'repo_overview',
   'webfetch',
   'websearch',
+] as const;
+
+/** Tools stripped by `read-only: true` (SPEC 3.2) and added by the `readwrite` tier (SPEC 7.2). */
+export const WRITER_TOOLS = [
   'write',
   'edit',
   'edit_lines',
@@ -15,15 +19,25 @@ export const BUILTIN_TOOL_NAMES = [
   'bash',
   'bash_output',
   'kill_shell',
+] as const;
+
+/**
+ * Tools that act on the session rather than the project: delegation, the todo list, skills, questions
+ * and plan mode. Read class for permissions; never given to a subagent (the mandatory floor, SPEC 7.2).
+ */
+export const SESSION_TOOLS = [
   'task',
   'task_status',
   'fleet',
-  'skill',
   'write_todo_list',
+  'skill',
   'question',
   'plan_enter',
   'plan_exit',
 ] as const;
+
+/** Every built-in tool name (SPEC 5). Profile names may not take one of these (SPEC 3.3). */
+export const BUILTIN_TOOL_NAMES = [...READER_TOOLS, ...WRITER_TOOLS, ...SESSION_TOOLS] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
@@ -43,26 +57,3 @@ export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, readonly string[]>>
   TodoWrite: ['write_todo_list'],
   Task: ['task', 'task_status'],
 };
-
-/** The tools a read-only subagent may hold: search, read and fetch (SPEC 7.2 `readonly` tier). */
-export const READER_TOOLS: readonly string[] = [
-  'read',
-  'grep',
-  'glob',
-  'find_files',
-  'list_dir',
-  'repo_overview',
-  'webfetch',
-  'websearch',
-];
-
-/** Tools stripped by `read-only: true` (SPEC 3.2) and added by the `readwrite` tier (SPEC 7.2). */
-export const WRITER_TOOLS: readonly string[] = [
-  'write',
-  'edit',
-  'edit_lines',
-  'apply_patch',
-  'bash',
-  'bash_output',
-  'kill_shell',
-];

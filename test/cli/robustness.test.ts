@@ -12,7 +12,22 @@ function project(options: Parameters<typeof makeProject>[0]) {
   return p;
 }
 
-const SLOW = '---\nsubagent_tools: readonly\n---\nYou are slow.\n';
+/** A main agent that starts one background subagent whose model never answers in time. */
+async function slowBackgroundTask() {
+  const server = await scriptedServer(
+    script()
+      .rule({ system: 'You are slow.' })
+      .turn((t) => t.delay(30_000).text('never'))
+      .rule()
+      .turn((t) => t.tool('task', { agent: 'slow', prompt: 'wait', background: true }))
+      .text('waiting'),
+  );
+  const p = project({
+    files: { '.cadre/agents/slow.md': '---\nsubagent_tools: readonly\n---\nYou are slow.\n' },
+    config: { provider: 'm', providers: { m: scriptedProviderAlias(server) } },
+  });
+  return { server, p };
+}
 
 describe('headless robustness', () => {
   it('reads --permissions from where cadre was started, not from the --cwd project', async () => {
@@ -91,18 +106,7 @@ describe('headless robustness', () => {
   });
 
   it('a turn cap hit while a background task runs records it cancelled, with no crash', async () => {
-    const server = await scriptedServer(
-      script()
-        .rule({ system: 'You are slow.' })
-        .turn((t) => t.delay(30_000).text('never'))
-        .rule()
-        .turn((t) => t.tool('task', { agent: 'slow', prompt: 'wait', background: true }))
-        .text('waiting'),
-    );
-    const p = project({
-      files: { '.cadre/agents/slow.md': SLOW },
-      config: { provider: 'm', providers: { m: scriptedProviderAlias(server) } },
-    });
+    const { server, p } = await slowBackgroundTask();
     const run = await runCadre(['-p', 'go', '--max-turns', '1', '--output-format', 'json'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
@@ -120,18 +124,7 @@ describe('headless robustness', () => {
   });
 
   it('SIGINT while waiting for a background task ends the run as cancelled, exit 1', async () => {
-    const server = await scriptedServer(
-      script()
-        .rule({ system: 'You are slow.' })
-        .turn((t) => t.delay(30_000).text('never'))
-        .rule()
-        .turn((t) => t.tool('task', { agent: 'slow', prompt: 'wait', background: true }))
-        .text('waiting'),
-    );
-    const p = project({
-      files: { '.cadre/agents/slow.md': SLOW },
-      config: { provider: 'm', providers: { m: scriptedProviderAlias(server) } },
-    });
+    const { server, p } = await slowBackgroundTask();
     const child = spawn(
       process.execPath,
       [join(REPO_ROOT, 'bin', 'cadre.js'), '-p', 'go', '--output-format', 'json'],

@@ -106,7 +106,7 @@ describe('headless robustness', () => {
   });
 
   it('a turn cap hit while a background task runs records it cancelled, with no crash', async () => {
-    const { server, p } = await slowBackgroundTask();
+    const { p } = await slowBackgroundTask();
     const run = await runCadre(['-p', 'go', '--max-turns', '1', '--output-format', 'json'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },

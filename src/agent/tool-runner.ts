@@ -99,8 +99,18 @@ async function prepare(call: StreamedToolCall, deps: ToolRunnerDeps): Promise<Pr
       early: { output: describeInputError(call.name, parsed.error), isError: true },
       invalidInput: true,
     };
-  const input = parsed.data;
-  const decision = await decideSafely(deps, call.name, tool, input);
+  return authorize(call, tool, parsed.data, deps);
+}
+
+/** Decides a validated call (or takes a decision already made) and asks the user when the engine says ask. */
+async function authorize(
+  call: StreamedToolCall,
+  tool: AnyTool,
+  input: unknown,
+  deps: ToolRunnerDeps,
+  decided?: PermissionDecision,
+): Promise<PreparedCall> {
+  const decision = decided ?? (await decideSafely(deps, call.name, tool, input));
   if (decision.action === 'allow') return { call, tool, input, decision };
   if (decision.action === 'deny') return deny(call, tool, input, decision, deps);
   const ask: PermissionAsk = {
@@ -214,6 +224,22 @@ function classOf(prepared: PreparedCall): SafetyClass {
  * Runs one model turn's tool calls: permissions decided in call order (asks one at a time), then runs of
  * consecutive read-class calls execute in parallel and write-class calls one by one. Results in call order.
  */
+const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
+
+/**
+ * A write decided before an earlier write of the same turn ran is decided again just before it runs: the
+ * earlier one may have changed what its path means (a symlink made by bash). Only a stricter outcome counts;
+ * an approval the user already gave for the same ask stands.
+ */
+async function recheck(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<PreparedCall> {
+  const { call, tool, input, decision } = prepared;
+  if (prepared.early || !tool || !decision) return prepared;
+  const fresh = await decideSafely(deps, call.name, tool, input);
+  return STRICTNESS[fresh.action] > STRICTNESS[decision.action]
+    ? authorize(call, tool, input, deps, fresh)
+    : prepared;
+}
+
 export async function runToolCalls(
   calls: StreamedToolCall[],
   deps: ToolRunnerDeps,
@@ -221,6 +247,7 @@ export async function runToolCalls(
   const prepared: PreparedCall[] = [];
   for (const call of calls) prepared.push(await prepare(call, deps));
   const results: ToolResult[] = new Array(prepared.length);
+  let wrote = false;
   let i = 0;
   while (i < prepared.length) {
     if (classOf(prepared[i]) === 'read') {
@@ -232,7 +259,9 @@ export async function runToolCalls(
       });
       i = j;
     } else {
+      if (wrote) prepared[i] = await recheck(prepared[i], deps);
       results[i] = await execute(prepared[i], deps);
+      wrote ||= prepared[i].early === undefined;
       i++;
     }
   }

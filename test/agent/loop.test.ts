@@ -314,4 +314,29 @@ describe('runAgentLoop', () => {
     expect(result.stopReason).toBe('max_turns');
     expect(delivered).toEqual([]);
   });
+
+  it('decides a write again after an earlier write of the same turn ran, and a stricter outcome wins', async () => {
+    const log: string[] = [];
+    const tool = recordingTool('w', 'write', log, { now: 0, max: 0 });
+    const { caller, requests } = scriptedCaller([
+      {
+        calls: [
+          { id: 'a', name: 'w', input: { id: 'first' } },
+          { id: 'b', name: 'w', input: { id: 'second' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    const opts = options(caller, [tool]);
+    // The first write changes the world: from then on the engine denies writes.
+    const gate = gateWith({});
+    const decide = gate.decide;
+    gate.decide = async (call) =>
+      log.includes('end first') ? { ...(await decide(call)), action: 'deny' } : decide(call);
+    opts.tools.gate = gate;
+    await runAgentLoop(opts);
+    expect(log).toEqual(['start first', 'end first']);
+    const [, second] = toolResults(requests[1].messages.at(-1)!);
+    expect(second.value).toMatch(/^Permission denied/);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openSessionStore } from '../../src/session/store.js';
@@ -168,5 +168,25 @@ describe('headless robustness', () => {
     expect(run.stdout.trim()).toBe('finished anyway');
     expect(run.stderr).toContain('context compaction failed, continuing without it');
     expect(run.stderr).toContain('summaries are broken');
+  });
+
+  it('a write after a symlink made earlier in the same turn is judged by where the link points', async () => {
+    const outside = project({});
+    writeFileSync(outside.path('victim.txt'), 'untouched\n');
+    const server = await scriptedServer(
+      script()
+        .turn((t) =>
+          t
+            .tool('bash', { command: `ln -s ${outside.path('victim.txt')} link.txt` })
+            .tool('write', { path: 'link.txt', content: 'overwritten\n' }),
+        )
+        .text('done'),
+    );
+    const p = project({ config: { provider: 'm', providers: { m: scriptedProviderAlias(server) } } });
+    const run = await runCadre(['-p', 'go', '--yes'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    expect(run.code).toBe(0);
+    expect(readFileSync(outside.path('victim.txt'), 'utf8')).toBe('untouched\n');
+    const results = server.requests[1].view.messages.filter((m) => m.role === 'tool').map((m) => m.text);
+    expect(results[1]).toMatch(/^Permission denied.*outside the project/);
   });
 });

@@ -22,7 +22,13 @@ import { untilAborted } from '../util/abort.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
 import { SubagentScheduler } from './scheduler.js';
-import { excerptResult, type LiveTask, type TaskState, TERMINAL_STATES } from './task-record.js';
+import {
+  excerptResult,
+  INLINE_RESULT_LIMIT,
+  type LiveTask,
+  type TaskState,
+  TERMINAL_STATES,
+} from './task-record.js';
 import type { TaskInput } from './task-tool.js';
 import { subagentToolNames } from './tiers.js';
 
@@ -386,19 +392,22 @@ export class SubagentManager {
     };
   }
 
+  /** The text the model sees; a long result is stored whole once (session and file) and excerpted. */
   private modelText(task: LiveTask, text: string): string {
-    if (Buffer.byteLength(text, 'utf8') <= 8 * 1024) return text;
-    const dir = join(this.host.projectRoot, '.cadre', 'tasks');
-    mkdirSync(dir, { recursive: true });
-    // Kept out of version control: results are session records, not project files.
-    writeFileSync(join(dir, '.gitignore'), '*\n');
-    const file = join(dir, `${task.id}.md`);
-    writeFileSync(file, text);
-    this.host.store.storeBlob(task.childSessionId ?? this.host.parentSessionId, text);
-    return excerptResult(text, `.cadre/tasks/${task.id}.md`);
+    if (Buffer.byteLength(text, 'utf8') <= INLINE_RESULT_LIMIT) return text;
+    const reference = `.cadre/tasks/${task.id}.md`;
+    if (!task.stored) {
+      const dir = join(this.host.projectRoot, '.cadre', 'tasks');
+      mkdirSync(dir, { recursive: true });
+      // Kept out of version control: results are session records, not project files.
+      writeFileSync(join(dir, '.gitignore'), '*\n');
+      writeFileSync(join(this.host.projectRoot, reference), text);
+      this.host.store.storeBlob(task.childSessionId ?? this.host.parentSessionId, text);
+      task.stored = true;
+    }
+    return excerptResult(text, reference);
   }
 
-  /** `task_status`: the state of one task; with `wait`, blocks until it is terminal. */
   /** A task by id or unique id prefix; otherwise why not (unknown, or which tasks the prefix matches). */
   private lookup(taskId: string): LiveTask | string {
     const exact = this.tasks.get(taskId);
@@ -410,6 +419,7 @@ export class SubagentManager {
     return `Unknown task "${taskId}". Tasks of this session: ${[...this.tasks.keys()].join(', ') || '(none)'}.`;
   }
 
+  /** `task_status`: the state of one task; with `wait`, blocks until it is terminal. */
   async status(taskId: string, wait: boolean, signal: AbortSignal): Promise<ToolResult> {
     const task = this.lookup(taskId);
     if (typeof task === 'string') return { output: task, isError: true };

@@ -29,6 +29,8 @@ export interface LiveTask {
   controller: AbortController;
   /** Settles when the task reaches a terminal state. */
   finished: Promise<void>;
+  /** Its long result has been stored whole (session blob and `.cadre/tasks/<id>.md`). */
+  stored?: boolean;
 }
 
 /** Results over this size are shown to the model as head + tail + a reference (SPEC 7.3). */

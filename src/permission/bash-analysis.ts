@@ -1,5 +1,5 @@
 import { SAFETY_ORDER, type SafetyClass } from '../tool/tool.js';
-import { basename, classifyCommand, unwrapCommand } from './bash-classify.js';
+import { basename, classifyCommand, unwrapCommand, writeOperands } from './bash-classify.js';
 import { absolutePath, isInside, realPath } from './paths.js';
 import { loadShellParser, type WithShellTree } from './shell-parser.js';
 import {
@@ -51,7 +51,8 @@ export interface BashAnalysis {
 
 interface Syntax {
   commands: BashCommand[];
-  redirects: { redirect: ShellRedirect; cwdIndex: number }[];
+  /** `written` entries come from a command's operands (`tee f`): only checked when outside the project. */
+  redirects: { redirect: ShellRedirect; cwdIndex: number; written?: { truncates: boolean } }[];
   /** Working directories in order of `cd`: index 0 is the project root; later entries are raw targets. */
   cdTargets: string[];
   problems: string[];
@@ -79,6 +80,7 @@ export async function analyzeBash(command: string, root: string, home: string): 
 /** Gathers the parts of a command and of every source it runs (`sh -c`, `eval`, substitutions). */
 class SyntaxCollector {
   private readonly syntax: Syntax = { commands: [], redirects: [], cdTargets: [], problems: [] };
+  private readonly seenInner = new Map<string, { text: string; safety: SafetyClass; why: string }>();
 
   constructor(private readonly withTree: WithShellTree) {}
 
@@ -117,9 +119,9 @@ class SyntaxCollector {
     if (first && (first.dynamic || first.glob)) {
       syntax.problems.push(`command name "${first.raw}" is computed at run time`);
     }
-    if (words[0] === 'cd' || words[0] === 'pushd') trackDirectoryChange(simple.words[1], syntax);
-    if (words[0] === 'popd') syntax.problems.push('popd changes to a directory not known in advance');
+    trackDirectoryCommand(simple.words, syntax);
     for (const redirect of simple.redirects) addRedirect(redirect, syntax);
+    addWrittenOperands(simple.words, syntax);
     const text = [...assignments, ...words].join(' ');
     if (words.length === 0) {
       if (assignments.length > 0) {
@@ -169,13 +171,26 @@ class SyntaxCollector {
     if (!unwrapped) return classifyCommand(words);
     const innerWrappers = [...wrappers, unwrapped.wrapper];
     const before = syntax.commands.length;
-    if (unwrapped.innerWords && unwrapped.innerWords.length > 0) {
-      const inner = unwrapped.innerWords;
-      const innerClass = this.classifyWords(inner, innerWrappers, depth);
+    const seenClasses: { text: string; safety: SafetyClass; why: string }[] = [];
+    for (const inner of unwrapped.inner) {
+      if (inner.length === 0) continue;
+      // Positional wrappers offer every suffix: each distinct one is classed once.
+      const key = inner.join('\u0000');
+      const seen = this.seenInner.get(key);
+      if (seen) {
+        seenClasses.push(seen);
+        continue;
+      }
+      if (depth >= MAX_DEPTH) {
+        syntax.problems.push('wrappers nested too deep to follow');
+        continue;
+      }
+      addWrittenOperands(inner.map(plainWord), syntax);
+      const innerClass = this.classifyWords(inner, innerWrappers, depth + 1);
+      this.seenInner.set(key, { text: inner.join(' '), ...innerClass });
       for (const form of [inner, ...variantsOf(inner)]) {
-        const formText = form.join(' ');
         syntax.commands.push({
-          text: formText,
+          text: form.join(' '),
           words: form,
           assignments: [],
           wrappers: innerWrappers,
@@ -183,12 +198,11 @@ class SyntaxCollector {
           ...innerClass,
         });
       }
-    } else if (unwrapped.innerSource !== undefined) {
-      this.collectSource(unwrapped.innerSource, true, innerWrappers, depth + 1);
     }
+    for (const source of unwrapped.sources) this.collectSource(source, true, innerWrappers, depth + 1);
     let safety = unwrapped.safety;
     let why = `${unwrapped.wrapper} runs another command`;
-    for (const inner of syntax.commands.slice(before)) {
+    for (const inner of [...syntax.commands.slice(before), ...seenClasses]) {
       if (SAFETY_ORDER.indexOf(inner.safety) > SAFETY_ORDER.indexOf(safety)) {
         safety = inner.safety;
         why = `${unwrapped.wrapper} runs "${inner.text}": ${inner.why}`;
@@ -226,6 +240,27 @@ const GIT_OPTIONS_WITH_VALUE = new Set([
   '--exec-path',
 ]);
 
+/** `cd`, `pushd`, `popd`, also as `builtin cd` or `command cd`, with their options skipped (`cd -P ~`). */
+function trackDirectoryCommand(words: ShellWord[], syntax: Syntax): void {
+  let index = 0;
+  while (
+    index < words.length - 1 &&
+    (words[index].value === 'builtin' || words[index].value === 'command') &&
+    !words[index + 1].value.startsWith('-')
+  )
+    index++;
+  const name = words[index]?.value;
+  if (name === 'popd') {
+    syntax.problems.push('popd changes to a directory not known in advance');
+    return;
+  }
+  if (name !== 'cd' && name !== 'pushd') return;
+  index++;
+  while (index < words.length && /^-[a-zA-Z@]+$/.test(words[index].value)) index++;
+  if (words[index]?.value === '--') index++;
+  trackDirectoryChange(words[index], syntax);
+}
+
 function trackDirectoryChange(target: ShellWord | undefined, syntax: Syntax): void {
   if (target && (target.dynamic || target.glob || target.value === '-' || isUserTilde(target))) {
     syntax.problems.push(`cd to "${target.raw}" is computed at run time`);
@@ -237,6 +272,37 @@ function trackDirectoryChange(target: ShellWord | undefined, syntax: Syntax): vo
 /** `~user/…` expands to another user's home, which the analyser does not look up. */
 function isUserTilde(word: ShellWord): boolean {
   return word.tilde && word.value !== '~' && !word.value.startsWith('~/');
+}
+
+/** A word known only by its value (the command a wrapper runs): expansions in it are taken as computed. */
+function plainWord(value: string): ShellWord {
+  return {
+    raw: value,
+    value,
+    dynamic: /[$`]/.test(value),
+    glob: /[*?[]/.test(value),
+    tilde: value.startsWith('~'),
+  };
+}
+
+/** Files a writing command names as operands (`tee`, `cp`, `sed -i`, …), checked like redirections. */
+function addWrittenOperands(words: ShellWord[], syntax: Syntax): void {
+  if (words.length === 0 || words[0].dynamic) return;
+  for (const operand of writeOperands(words.map((w) => w.value))) {
+    const word = words[operand.index];
+    if (!word) continue;
+    const target = operand.offset ? { ...word, value: word.value.slice(operand.offset), tilde: false } : word;
+    if (target.dynamic || target.glob || isUserTilde(target)) {
+      syntax.problems.push(`file "${word.raw}" written by ${words[0].value} is computed at run time`);
+      continue;
+    }
+    if (target.value === '' || target.value === '-' || DEVICE_SINKS.test(target.value)) continue;
+    syntax.redirects.push({
+      redirect: { op: basename(words[0].value), target },
+      cwdIndex: syntax.cdTargets.length,
+      written: { truncates: operand.truncates },
+    });
+  }
 }
 
 function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
@@ -263,20 +329,23 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
       if (!cwds.includes(next)) cwds.push(next);
     }
   }
-  const redirects = syntax.redirects.map(({ redirect, cwdIndex }) => {
+  const redirects: BashRedirect[] = [];
+  for (const { redirect, cwdIndex, written } of syntax.redirects) {
     // After a cd, the target is checked against every directory the shell may be in.
     const candidates = cwdIndex === 0 ? [root] : cwds;
     const paths = [
       ...new Set(candidates.map((cwd) => realPath(absolutePath(redirect.target.value, cwd, home)))),
     ];
-    return {
+    const outsideProject = paths.some((p) => !isInside(p, root));
+    if (written && !outsideProject) continue;
+    redirects.push({
       op: redirect.op,
       target: redirect.target.value,
       paths,
-      truncates: !APPENDING_OPS.has(redirect.op),
-      outsideProject: paths.some((p) => !isInside(p, root)),
-    };
-  });
+      truncates: written ? written.truncates : !APPENDING_OPS.has(redirect.op),
+      outsideProject,
+    });
+  }
   let safety: SafetyClass = 'read';
   let why = syntax.commands[0]?.why ?? 'no commands';
   for (const part of syntax.commands) {
@@ -294,6 +363,7 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
         redirectClass === 'destructive'
           ? `redirection truncates ${redirect.target} outside the project`
           : `redirection writes ${redirect.target}`;
+      if (!OUTPUT_OPS.has(redirect.op)) why = `${redirect.op} writes ${redirect.target} outside the project`;
     }
   }
   if (syntax.problems.length > 0) {

@@ -96,12 +96,13 @@ function relativeGlob(pattern: string): RegExp {
 export function urlPatternMatches(pattern: string, url: string): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    // `evil.com.` is the same host as `evil.com`: trailing dots must not slip past a deny.
+    host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
   } catch {
     return false;
   }
   if (!pattern.startsWith('domain:')) return globText(pattern, url);
-  const domain = pattern.slice('domain:'.length).toLowerCase();
+  const domain = pattern.slice('domain:'.length).toLowerCase().replace(/\.+$/, '');
   if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
   return host === domain || host.endsWith(`.${domain}`);
 }

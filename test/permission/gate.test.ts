@@ -142,6 +142,16 @@ describe('url and name rules (6.1)', () => {
     ).toBe(action);
   });
 
+  it.each([
+    ['https://evil.com./x', 'deny'],
+    ['https://EVIL.COM../x', 'deny'],
+    ['https://api.evil.com./x', 'deny'],
+    ['https://good.com/x', 'allow'],
+  ])('webfetch(domain:evil.com) denied under an allow-all also on %s', async (url, action) => {
+    const rules = { allow: ['webfetch'], deny: ['webfetch(domain:evil.com)'] };
+    expect((await gate({ rules }).decide(fetch(url))).action).toBe(action);
+  });
+
   it('matches task(<profile>) and tool wildcards', async () => {
     const g = gate({ rules: { deny: ['task(reviewer)', 'mcp__fs__*'] } });
     const task = (value: string): PermissionCall => ({

@@ -55,6 +55,8 @@ interface Syntax {
   redirects: { redirect: ShellRedirect; cwdIndex: number; written?: { truncates: boolean } }[];
   /** Working directories in order of `cd`: index 0 is the project root; later entries are raw targets. */
   cdTargets: string[];
+  /** Writing commands that run after a `cd`: the directory they may run in is checked like a write. */
+  cwdWrites: { text: string; cwdIndex: number }[];
   problems: string[];
 }
 
@@ -79,7 +81,13 @@ export async function analyzeBash(command: string, root: string, home: string): 
 
 /** Gathers the parts of a command and of every source it runs (`sh -c`, `eval`, substitutions). */
 class SyntaxCollector {
-  private readonly syntax: Syntax = { commands: [], redirects: [], cdTargets: [], problems: [] };
+  private readonly syntax: Syntax = {
+    commands: [],
+    redirects: [],
+    cdTargets: [],
+    cwdWrites: [],
+    problems: [],
+  };
   private readonly seenInner = new Map<string, { text: string; safety: SafetyClass; why: string }>();
 
   constructor(private readonly withTree: WithShellTree) {}
@@ -158,6 +166,9 @@ class SyntaxCollector {
       });
     }
     syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
+    if (safety !== 'read' && syntax.cdTargets.length > 0) {
+      syntax.cwdWrites.push({ text, cwdIndex: syntax.cdTargets.length });
+    }
   }
 
   /** The class of a command, following wrappers into the commands they run (which become derived forms). */
@@ -322,13 +333,13 @@ function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
 }
 
 function resolveSyntax(command: string, syntax: Syntax, root: string, home: string): BashAnalysis {
-  const cwds = [root];
+  // reachable[k]: where the shell may be after the first k `cd`s (a cd may not run: `cd x || true`).
+  const reachable: string[][] = [[root]];
   for (const target of syntax.cdTargets) {
-    for (const cwd of [...cwds]) {
-      const next = absolutePath(target, cwd, home);
-      if (!cwds.includes(next)) cwds.push(next);
-    }
+    const before = reachable[reachable.length - 1];
+    reachable.push([...new Set([...before, ...before.map((cwd) => absolutePath(target, cwd, home))])]);
   }
+  const cwds = reachable[reachable.length - 1];
   const redirects: BashRedirect[] = [];
   for (const { redirect, cwdIndex, written } of syntax.redirects) {
     // After a cd, the target is checked against every directory the shell may be in.
@@ -344,6 +355,21 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
       paths,
       truncates: written ? written.truncates : !APPENDING_OPS.has(redirect.op),
       outsideProject,
+    });
+  }
+  // A command that writes, run after `cd` out of the project, writes there: its directory is checked like a
+  // redirect target (ask outside the project, never approved by --yes, unless a rule allows the place).
+  for (const { text, cwdIndex } of syntax.cwdWrites) {
+    const outside = [...new Set(reachable[cwdIndex].map((cwd) => realPath(cwd)))].filter(
+      (p) => !isInside(p, root),
+    );
+    if (outside.length === 0) continue;
+    redirects.push({
+      op: 'cd',
+      target: `${text} (after cd)`,
+      paths: outside,
+      truncates: false,
+      outsideProject: true,
     });
   }
   let safety: SafetyClass = 'read';
@@ -363,7 +389,9 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
         redirectClass === 'destructive'
           ? `redirection truncates ${redirect.target} outside the project`
           : `redirection writes ${redirect.target}`;
-      if (!OUTPUT_OPS.has(redirect.op)) why = `${redirect.op} writes ${redirect.target} outside the project`;
+      if (redirect.op === 'cd') why = `${redirect.target} runs outside the project`;
+      else if (!OUTPUT_OPS.has(redirect.op))
+        why = `${redirect.op} writes ${redirect.target} outside the project`;
     }
   }
   if (syntax.problems.length > 0) {

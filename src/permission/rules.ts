@@ -1,3 +1,4 @@
+import { lineOf } from '../util/json-errors.js';
 import type { PermissionAction } from './types.js';
 
 /** One permission rule (SPEC 6.1): `tool` or `tool(pattern)`, with the list it came from and its origin. */
@@ -113,15 +114,9 @@ class LineLocator {
       if (at === -1) return undefined;
       if (!this.used.has(at)) {
         this.used.add(at);
-        return countLines(this.text, at);
+        return lineOf(this.text, at);
       }
       from = at + 1;
     }
   }
-}
-
-function countLines(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

@@ -9,17 +9,7 @@ import {
 import { builtInLayer } from '../../src/permission/gate.js';
 import { parseRule, type Rule } from '../../src/permission/rules.js';
 import type { PermissionAction } from '../../src/permission/types.js';
-
-/** mulberry32: a small seeded PRNG so every run checks the same cases. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../support/prng.js';
 
 const root = '/p';
 const home = '/h';

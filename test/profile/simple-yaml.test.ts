@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseSimpleYaml } from '../../src/profile/simple-yaml.js';
+import { prng as rng } from '../support/prng.js';
 
 /** What the real parser makes of `text`, or the error it throws. */
 function real(text: string): { value: unknown } | { error: true } {
@@ -21,17 +22,6 @@ function expectAgreement(text: string): boolean {
   expect(truth, text).toHaveProperty('value');
   if ('value' in truth) expect(fast, text).toStrictEqual(truth.value);
   return true;
-}
-
-/** Deterministic PRNG (mulberry32), so a failure reproduces from its seed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ATOMS = [

@@ -1,10 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import type { EmitEvent } from '../agent/events.js';
+import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError, type LoadedConfig, loadConfig } from '../config/load.js';
 import { loadProfiles, type ProfileRegistry, profileNames } from '../profile/load.js';
 import { loadPrompts, type PromptSet } from '../profile/prompts.js';
 import type { LoadWarning } from '../profile/types.js';
+import { resolveMainRoute } from '../provider/route.js';
+import type { SessionStore } from '../session/store.js';
 
 export interface Workspace {
   cwd: string;
@@ -49,4 +53,39 @@ export function requireProfile(workspace: Workspace, name: string | undefined): 
 
 export function printWarnings(warnings: readonly LoadWarning[], stderr: { write(s: string): unknown }): void {
   for (const w of warnings) stderr.write(`cadre: warning: ${w.path}: ${w.reason}\n`);
+}
+
+/**
+ * The session store and a started runtime for a workspace, run from its directory: what every command that
+ * runs an agent does after its own checks. The store is closed again when the start fails.
+ */
+export async function startRuntime(
+  workspace: Workspace,
+  flags: RuntimeFlags,
+  emit: EmitEvent,
+): Promise<{ runtime: AgentRuntime; store: SessionStore }> {
+  const mainRoute = resolveMainRoute(workspace.loaded.config, flags, workspace.env);
+  // Loaded here, not with this module: `cadre agents` and `explain` need neither the runtime nor SQLite.
+  const [{ AgentRuntime }, { openSessionStore }] = await Promise.all([
+    import('../agent/runtime.js'),
+    import('../session/store.js'),
+  ]);
+  const store = openSessionStore(workspace.loaded.globalDir);
+  try {
+    process.chdir(workspace.cwd);
+    const runtime = AgentRuntime.start({
+      loaded: workspace.loaded,
+      profiles: workspace.profiles,
+      prompts: workspace.prompts,
+      mainRoute,
+      flags,
+      env: workspace.env,
+      emit,
+      store,
+    });
+    return { runtime, store };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }

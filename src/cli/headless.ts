@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentRuntime, type RuntimeFlags } from '../agent/runtime.js';
+import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
-import { resolveMainRoute } from '../provider/route.js';
-import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
+import { openWorkspace, printWarnings, requireProfile, startRuntime } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 
@@ -69,20 +68,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       continue: options.continue,
       resume: options.resume,
     };
-    const mainRoute = resolveMainRoute(workspace.loaded.config, flags, process.env);
-    const { openSessionStore } = await import('../session/store.js');
-    store = openSessionStore(workspace.loaded.globalDir);
-    process.chdir(workspace.cwd);
-    runtime = AgentRuntime.start({
-      loaded: workspace.loaded,
-      profiles: workspace.profiles,
-      prompts: workspace.prompts,
-      mainRoute,
-      flags,
-      env: process.env,
-      emit: (event) => printer.event(event),
-      store,
-    });
+    ({ runtime, store } = await startRuntime(workspace, flags, (event) => printer.event(event)));
     await runtime.connectMcp();
   } catch (error) {
     store?.close();

@@ -2,10 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentRuntime } from '../../agent/runtime.js';
-import { resolveMainRoute } from '../../provider/route.js';
 import { closeScriptedServers } from '../../provider/scripted-route.js';
-import { openWorkspace, printWarnings } from '../bootstrap.js';
+import { openWorkspace, printWarnings, startRuntime } from '../bootstrap.js';
 import { DEMO_FILES, DEMO_TASK } from '../demo/files.js';
 import demoScript from '../demo/script.json' with { type: 'json' };
 import { TranscriptPrinter } from '../transcript.js';
@@ -50,21 +48,10 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
     const env = { ...process.env, CADRE_CONFIG_DIR: configDir };
     const workspace = openWorkspace(repo, env);
     printWarnings(workspace.warnings, process.stderr);
-    const flags = { safety: 'full' as const, yes: true };
-    const { openSessionStore } = await import('../../session/store.js');
-    const store = openSessionStore(configDir);
     const printer = new TranscriptPrinter(out);
-    process.chdir(repo);
-    const runtime = AgentRuntime.start({
-      loaded: workspace.loaded,
-      profiles: workspace.profiles,
-      prompts: workspace.prompts,
-      mainRoute: resolveMainRoute(workspace.loaded.config, {}, env),
-      flags,
-      env,
-      emit: (event) => printer.event(event),
-      store,
-    });
+    const { runtime, store } = await startRuntime(workspace, { safety: 'full', yes: true }, (event) =>
+      printer.event(event),
+    );
     try {
       const result = await runtime.prompt(DEMO_TASK);
       const { usage } = runtime.totals;

@@ -315,8 +315,11 @@ describe('subagent tier decision (SPEC 3.2)', () => {
   };
 
   function tierOf(source: string, frontmatter: Record<string, unknown>): string | undefined {
-    const fields = { ...frontmatter, ...(source.endsWith('skill') ? { runAs: 'subagent' } : {}) };
-    if (source === 'mission') fields.name = 'p';
+    const fields: Record<string, unknown> = {
+      ...frontmatter,
+      ...(source.endsWith('skill') ? { runAs: 'subagent' } : {}),
+      ...(source === 'mission' ? { name: 'p' } : {}),
+    };
     const yamlLines = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
     if (source === 'config') {
       tree = tempTree({});

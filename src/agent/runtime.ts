@@ -34,6 +34,7 @@ import {
 } from '../subagent/dispatch-strategy.js';
 import { SubagentManager } from '../subagent/manager.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
+import type { WriterSandbox } from '../subagent/writer-sandbox.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
@@ -72,6 +73,8 @@ export interface RuntimeOptions {
   /** Answers asks; absent means no user is present (headless). */
   ask?: Asker;
   store: SessionStore;
+  /** The sandbox isolated writers run under (SPEC 9); default: the session's own OS sandbox. */
+  writerSandbox?: WriterSandbox;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
 }
@@ -149,6 +152,7 @@ export class AgentRuntime {
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
+      writerSandbox: options.writerSandbox,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }

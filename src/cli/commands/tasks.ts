@@ -11,6 +11,8 @@ export interface TasksOptions {
   json?: boolean;
   yes?: boolean;
   cwd?: string;
+  /** Where CADRE_CONFIG_DIR is read from (the demo runs against its own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What `cadre tasks` shows of one task: the record, with a writer's worktree looked at now. */
@@ -235,7 +237,7 @@ export async function runTasksCommand(
   let store: SessionStore | undefined;
   try {
     const cwd = resolveCwd(options.cwd);
-    const loaded = loadConfig(cwd);
+    const loaded = loadConfig(cwd, options.env);
     const { openSessionStore } = await import('../../session/store.js');
     store = openSessionStore(loaded.globalDir);
     return await run(action ?? 'list', id, options, {

@@ -14,6 +14,7 @@ import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { addUsage, costOf, ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
@@ -35,6 +36,8 @@ import { subagentToolNames } from './tiers.js';
 /** What the manager needs from the session that owns it. */
 export interface SubagentHost {
   projectRoot: string;
+  /** The run's OS sandbox: children's shell commands run in it too. */
+  sandbox?: ShellSandbox;
   config: Config;
   env: NodeJS.ProcessEnv;
   profiles: ProfileRegistry;
@@ -283,7 +286,13 @@ export class SubagentManager {
       host.store.updateTask(task.id, { childSessionId: child.id });
       host.store.appendMessages(child.id, [firstMessage], 0);
     }
-    const context = createToolContext({ root: host.projectRoot, agent: task.id, sessionId, signal });
+    const context = createToolContext({
+      root: host.projectRoot,
+      agent: task.id,
+      sessionId,
+      signal,
+      sandbox: host.sandbox,
+    });
     const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
     try {
       return await runAgentLoop({

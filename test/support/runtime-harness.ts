@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { afterEach, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { ModelCaller, ModelRequest, ModelStreamPart } from '../../src/agent/model-stream.js';
 import { AgentRuntime } from '../../src/agent/runtime.js';
 import { openWorkspace } from '../../src/cli/bootstrap.js';
 import { ZERO_USAGE } from '../../src/provider/pricing.js';
+import { buildSandboxPolicy } from '../../src/sandbox/policy.js';
 import { openSessionStore, type SessionStore } from '../../src/session/store.js';
 import type { WriterSandbox } from '../../src/subagent/writer-sandbox.js';
 import { makeProject, type TestProject } from './cli.js';
@@ -112,10 +114,25 @@ export function idIn(textValue: string): string {
   return /task ([0-9a-f]{12})/.exec(textValue)?.[1] ?? '';
 }
 
-/** Runs commands unconfined: the worktree logic under test, not the OS sandbox. */
+/**
+ * Claims to confine but runs commands plainly: tests of the worktree logic and the shared-store guard
+ * alone, with nothing the OS sandbox would stop first (the sandbox has its own end-to-end tests).
+ */
 export const passThroughSandbox: WriterSandbox = {
   probe: async () => ({ ok: true }),
-  wrapper: () => (command) => ({ file: 'bash', args: ['-c', command] }),
+  rootedAt: ({ worktree }) => {
+    const settings = {
+      home: tmpdir(),
+      configDir: tmpdir(),
+      readOnly: false,
+      network: true,
+      pidNamespace: false,
+      hide: [],
+      envAllow: [],
+      keyEnvNames: [],
+    };
+    return { backend: 'none', settings, policy: buildSandboxPolicy(settings, worktree) };
+  },
 };
 
 export function git(dir: string, ...args: string[]): string {

@@ -41,7 +41,7 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
   const repo = join(base, 'repo');
   const configDir = join(base, 'config');
   const out = process.stdout;
-  const env = { ...process.env, CADRE_CONFIG_DIR: configDir, CADRE_WORKTREE_DIR: join(base, 'worktrees') };
+  const env = { ...process.env, CADRE_CONFIG_DIR: configDir };
   try {
     makeDemoRepo(repo);
     out.write(`cadre demo — a scripted model coordinating two subagents in ${repo}\n`);

@@ -1,11 +1,18 @@
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
 
 const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
-const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError', 'CallSpecError']);
+const BAD_INPUT_ERRORS = new Set([
+  'ConfigError',
+  'PermissionRuleError',
+  'ScriptError',
+  'CallSpecError',
+  'EditRefused',
+]);
 const FORMATS = ['text', 'json', 'stream-json'] as const;
 
 function positiveInt(value: string): number {
@@ -55,6 +62,8 @@ function buildProgram(): Command {
       const { runAgentsCommand } = await import('./commands/agents.js');
       process.exitCode = await runAgentsCommand(options);
     });
+
+  addSubagentCommand(program);
 
   const permissions = program.command('permissions').description('inspect permission decisions');
   permissions

@@ -82,13 +82,14 @@ export function agentsJson(registry: ProfileRegistry, roles: RoleRouting, config
   };
 }
 
-function describeRoute(route: ProfileRoute): string {
+/** A profile's route in one phrase, for listings. */
+export function describeRoute(route: ProfileRoute): string {
   if (route === null) return 'main model';
   if (route.kind === 'literal') return route.model;
   return `${route.alias} (${route.type}${route.model ? ` ${route.model}` : ''})`;
 }
 
-function describeOrigin(o: Origin): string {
+export function describeOrigin(o: Origin): string {
   return o.path ? `${o.source} ${o.path}` : o.source;
 }
 

@@ -70,6 +70,24 @@ interface ChildRun {
   route: ModelRoute;
   params: ModelParams;
   input: TaskInput;
+  /** The readonly runner: only read-class tools, whatever the profile's tier says. */
+  readOnlyRunner: boolean;
+}
+
+/** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
+export interface DispatchOptions {
+  /** The readonly runner of `cadre subagent try`: no write-class tool reaches the model (SPEC 11). */
+  readOnlyRunner?: boolean;
+  /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
+  defaultModel?: string;
+}
+
+/** A launched task and the promise of its run, or why it could not be launched. */
+type Launch = { task: LiveTask; run: Promise<void> } | { error: string };
+
+/** The readonly runner keeps a toolless profile toolless and gives every tooled one the readonly tier. */
+function runnerTier(tier: Tier, readOnlyRunner: boolean): Tier {
+  return readOnlyRunner && tier === 'readwrite' ? 'readonly' : tier;
 }
 
 export class SubagentError extends Error {
@@ -100,18 +118,47 @@ export class SubagentManager {
 
   /** Dispatches one task; foreground waits for the answer, background returns the id at once. */
   async dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult> {
+    const launched = this.launch(input, signal);
+    if ('error' in launched) return { output: launched.error, isError: true };
+    const { task, run } = launched;
+    if (task.background) {
+      const position = this.writers.position(task.id) || this.scheduler.position(task.id);
+      const queued =
+        position > 0 ? ` It is queued, position ${position}; it starts when a slot frees up.` : '';
+      return {
+        output: `Started background task ${task.id} (${task.profile ?? 'default subagent'}).${queued} Its result will be delivered to you when it finishes; use task_status to check on it.`,
+      };
+    }
+    await run;
+    return this.resultFor(task);
+  }
+
+  /**
+   * Runs one task to its end outside any model turn (`cadre subagent try|run`, SPEC 11): the same
+   * dispatch as `task`, recorded the same way. Resolves with the finished task, or rejects with a
+   * SubagentError saying why it could not start (unknown profile, invalid model or effort).
+   */
+  async runToEnd(input: TaskInput, signal: AbortSignal, options: DispatchOptions = {}): Promise<LiveTask> {
+    const launched = this.launch(input, signal, options);
+    if ('error' in launched) throw new SubagentError(launched.error);
+    await launched.task.finished;
+    return launched.task;
+  }
+
+  private launch(input: TaskInput, signal: AbortSignal, options: DispatchOptions = {}): Launch {
     const name = input.agent ?? input.profile;
     const profile = name === undefined ? undefined : this.host.profiles.profiles.get(name);
     if (name !== undefined && !profile) {
       const known = [...this.host.profiles.profiles.keys()].join(', ');
-      return { output: `Unknown agent "${name}". Known agents: ${known}.`, isError: true };
+      return { error: `Unknown agent "${name}". Known agents: ${known}.` };
     }
     const choice = resolveSubagentModel({
       profile,
       call: { model: input.model, effort: input.effort },
       config: this.host.config,
+      fallbackModel: options.defaultModel,
     });
-    if (!choice.ok) return { output: `Cannot start the subagent: ${choice.error}.`, isError: true };
+    if (!choice.ok) return { error: `Cannot start the subagent: ${choice.error}.` };
     const route: ModelRoute =
       choice.model === null
         ? this.host.mainRoute
@@ -123,7 +170,8 @@ export class SubagentManager {
       temperature: profile?.temperature,
       maxOutputTokens: profile?.maxOutputTokens,
     };
-    const tier = profile?.tier ?? DEFAULT_TIER;
+    const readOnlyRunner = options.readOnlyRunner === true;
+    const tier = runnerTier(profile?.tier ?? DEFAULT_TIER, readOnlyRunner);
     const background = input.background === true;
     const record = this.host.store.createTask({
       parentSessionId: this.host.parentSessionId,
@@ -156,7 +204,7 @@ export class SubagentManager {
     };
     this.tasks.set(task.id, task);
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals))
+    const run = this.run({ task, profile, route, params, input, readOnlyRunner }, AbortSignal.any(signals))
       .catch((error: unknown) => {
         // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
         this.host.emit({
@@ -169,16 +217,7 @@ export class SubagentManager {
         settle();
         this.notify();
       });
-    if (background) {
-      const position = this.writers.position(task.id) || this.scheduler.position(task.id);
-      const queued =
-        position > 0 ? ` It is queued, position ${position}; it starts when a slot frees up.` : '';
-      return {
-        output: `Started background task ${task.id} (${task.profile ?? 'default subagent'}).${queued} Its result will be delivered to you when it finishes; use task_status to check on it.`,
-      };
-    }
-    await run;
-    return this.resultFor(task);
+    return { task, run };
   }
 
   private async run(child: ChildRun, signal: AbortSignal): Promise<void> {
@@ -254,7 +293,7 @@ export class SubagentManager {
   }
 
   private async runLoop(
-    { task, profile, route, params, input }: ChildRun,
+    { task, profile, route, params, input, readOnlyRunner }: ChildRun,
     signal: AbortSignal,
   ): Promise<LoopResult> {
     const { host } = this;
@@ -264,7 +303,7 @@ export class SubagentManager {
       role: 'user',
       content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
     };
-    const tools = this.childTools(task, profile, input);
+    const tools = this.childTools(task, profile, input, readOnlyRunner);
     const gate = host.parentGate().narrowFor(host.childGateOptions(profile));
     for (const rule of host.approvals()) gate.approve(rule);
     const visible = new Set(gate.visibleTools(tools));
@@ -324,7 +363,12 @@ export class SubagentManager {
   }
 
   /** Built-in tools of the tier (narrowed by profile and call) plus granted MCP tools. */
-  private childTools(task: LiveTask, profile: Profile | undefined, input: TaskInput): AnyTool[] {
+  private childTools(
+    task: LiveTask,
+    profile: Profile | undefined,
+    input: TaskInput,
+    readOnlyRunner: boolean,
+  ): AnyTool[] {
     const tier = task.tier as Tier;
     const names = subagentToolNames({
       tier,
@@ -341,7 +385,11 @@ export class SubagentManager {
         message: `profile ${profile?.name ?? 'default'}: ${warning}`,
       });
     }
-    const mcp = input.tools ? granted.tools.filter((t) => input.tools?.includes(t.name)) : granted.tools;
+    const mcp = granted.tools.filter(
+      (t) =>
+        (input.tools === undefined || input.tools.includes(t.name)) &&
+        (!readOnlyRunner || t.safety === 'read'),
+    );
     return [...builtins, ...mcp];
   }
 

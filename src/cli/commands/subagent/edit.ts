@@ -58,7 +58,7 @@ export async function runEditCommand(name: string, options: EditOptions): Promis
   }
   if (profile.source === 'builtin') return editBuiltin(workspace, profile, options, given);
 
-  const { text, fields } = readProfileFile(profile.path ?? '');
+  const { text, fields } = profile.path ? readProfileFile(profile.path) : { text: '', fields: {} };
   const target = editTarget(profile, fields);
   if (target.kind === 'refused') throw new EditRefused(target.reason);
   if (target.kind !== 'file') throw new EditRefused(`"${name}" cannot be edited`);

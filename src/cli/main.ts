@@ -2,8 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
-
-const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
+import { FORMATS, positiveInt, SAFETY } from './options.js';
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
 const BAD_INPUT_ERRORS = new Set([
@@ -13,13 +12,6 @@ const BAD_INPUT_ERRORS = new Set([
   'CallSpecError',
   'EditRefused',
 ]);
-const FORMATS = ['text', 'json', 'stream-json'] as const;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
-  return n;
-}
 
 /** Options shared by every mode that runs an agent (SPEC 1). */
 function addAgentOptions(command: Command): Command {

@@ -89,8 +89,26 @@ export function describeRoute(route: ProfileRoute): string {
   return `${route.alias} (${route.type}${route.model ? ` ${route.model}` : ''})`;
 }
 
-export function describeOrigin(o: Origin): string {
+function describeOrigin(o: Origin): string {
   return o.path ? `${o.source} ${o.path}` : o.source;
+}
+
+/** The collisions and load warnings of a listing, each section after a blank line; none when empty. */
+export function collisionAndWarningLines(doc: Pick<AgentsJson, 'collisions' | 'warnings'>): string[] {
+  const lines: string[] = [];
+  if (doc.collisions.length > 0) {
+    lines.push('', 'Collisions:');
+    for (const c of doc.collisions) {
+      lines.push(
+        `  ${c.name}: ${describeOrigin(c.winner)} wins over ${c.losers.map(describeOrigin).join('; ')}`,
+      );
+    }
+  }
+  if (doc.warnings.length > 0) {
+    lines.push('', 'Warnings:');
+    for (const w of doc.warnings) lines.push(`  ${w.path}: ${w.reason}`);
+  }
+  return lines;
 }
 
 /** The human listing for `cadre agents` and `/agents`; `active` is marked with `*`. */
@@ -114,18 +132,7 @@ export function formatAgentsText(
     );
     if (p.description) lines.push(`  ${' '.repeat(width)}  ${p.description}`);
   }
-  if (doc.collisions.length > 0) {
-    lines.push('', 'Collisions:');
-    for (const c of doc.collisions) {
-      lines.push(
-        `  ${c.name}: ${describeOrigin(c.winner)} wins over ${c.losers.map(describeOrigin).join('; ')}`,
-      );
-    }
-  }
-  if (doc.warnings.length > 0) {
-    lines.push('', 'Warnings:');
-    for (const w of doc.warnings) lines.push(`  ${w.path}: ${w.reason}`);
-  }
+  lines.push(...collisionAndWarningLines(doc));
   lines.push('', 'Role routing:');
   const keyWidth = Math.max(...roles.routes.map((r) => r.key.length));
   for (const r of roles.routes) {

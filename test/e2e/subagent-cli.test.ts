@@ -175,45 +175,20 @@ describe('cadre subagent create', () => {
     const project = makeProject({ git: true });
     try {
       const env = { CADRE_CONFIG_DIR: project.configDir };
-      const readonly = await runCadre(
-        [
-          'subagent',
-          'create',
-          'scout',
-          '--description',
-          'Scouts',
-          '--prompt',
-          'Scout.',
-          '--tools',
-          'Read,Grep,glob',
-        ],
-        { cwd: project.dir, env },
-      );
+      const create = (name: string, ...extra: string[]) =>
+        runCadre(['subagent', 'create', name, '--description', name, '--prompt', 'P.', ...extra], {
+          cwd: project.dir,
+          env,
+        });
+      const readonly = await create('scout', '--tools', 'Read,Grep,glob');
       expect(readonly.code).toBe(0);
       expect(readonly.stdout).toContain('(project scope, readonly tier)');
       expect(readFileSync(project.path('.cadre/skills/scout/SKILL.md'), 'utf8')).toContain(
         'allowed-tools: [read, grep, glob]\n',
       );
-      const writer = await runCadre(
-        ['subagent', 'create', 'fixer', '--description', 'Fixes', '--prompt', 'Fix.', '--tools', 'read,Bash'],
-        { cwd: project.dir, env },
-      );
+      const writer = await create('fixer', '--tools', 'read,Bash');
       expect(writer.stdout).toContain('readwrite tier');
-      const locked = await runCadre(
-        [
-          'subagent',
-          'create',
-          'locked',
-          '--description',
-          'Locked',
-          '--prompt',
-          'L.',
-          '--read-only',
-          '--tools',
-          'read,write',
-        ],
-        { cwd: project.dir, env },
-      );
+      const locked = await create('locked', '--read-only', '--tools', 'read,write');
       expect(locked.code).toBe(0);
       expect(locked.stderr).toBe('cadre: note: --read-only strips write from the allowed tools\n');
       expect(readFileSync(project.path('.cadre/skills/locked/SKILL.md'), 'utf8')).toContain(

@@ -1,19 +1,22 @@
 import { Command, Option } from 'commander';
-import { UsageError } from '../../errors.js';
-
-const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
-const FORMATS = ['text', 'json', 'stream-json'] as const;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
-  return n;
-}
+import { FORMATS, positiveInt, SAFETY } from '../../options.js';
 
 function addDirOptions(command: Command): Command {
   return command
     .option('--dir <path>', 'the project directory (default: the current one)')
     .addOption(new Option('--cwd <dir>', 'same as --dir').hideHelp());
+}
+
+/** The profile fields `create` and `edit` set. */
+function addFieldOptions(command: Command): Command {
+  return addDirOptions(command)
+    .option('--description <text>', 'one line, shown in listings and to the main model')
+    .option('--prompt <text>', 'the system prompt')
+    .option('--prompt-file <path>', 'read the system prompt from a file ("-": standard input)')
+    .option('--model <ref>', 'a providers alias or a literal model name')
+    .option('--effort <level>', 'off, minimal, low, medium, high, xhigh or max')
+    .option('--tools <a,b>', 'allowed tools; a writer or shell tool makes it readwrite, else readonly')
+    .option('--color <name>', 'display colour');
 }
 
 /** Options of `try` and `run`; no defaults here, so a value given before the name is not overwritten. */
@@ -89,7 +92,7 @@ export function addSubagentCommand(program: Command): void {
       process.exitCode = await runListCommand(options);
     });
 
-  addDirOptions(
+  addFieldOptions(
     subagent
       .command('create')
       .description(
@@ -97,37 +100,22 @@ export function addSubagentCommand(program: Command): void {
       )
       .argument('<name>', 'the new profile name'),
   )
-    .option('--description <text>', 'one line, shown in listings and to the main model')
-    .option('--prompt <text>', 'the system prompt')
-    .option('--prompt-file <path>', 'read the system prompt from a file ("-": standard input)')
     .addOption(new Option('--scope <scope>', 'where to create it').choices(['project', 'global']))
-    .option('--model <ref>', 'a providers alias or a literal model name')
-    .option('--effort <level>', 'off, minimal, low, medium, high, xhigh or max')
-    .option('--tools <a,b>', 'allowed tools; a writer or shell tool makes it readwrite, else readonly')
     .option('--read-only', 'force the readonly tier and strip every writer tool')
-    .option('--color <name>', 'display colour')
     .action(async (name: string, options) => {
       const { runCreateCommand } = await import('./create.js');
       process.exitCode = await runCreateCommand(name, options);
     });
 
-  addDirOptions(
+  addFieldOptions(
     subagent
       .command('edit')
       .description('change the given fields of a profile; an empty value (--model=) clears one')
       .argument('<name>', 'the profile'),
-  )
-    .option('--description <text>', 'one line, shown in listings and to the main model')
-    .option('--prompt <text>', 'the system prompt')
-    .option('--prompt-file <path>', 'read the system prompt from a file ("-": standard input)')
-    .option('--model <ref>', 'a providers alias or a literal model name')
-    .option('--effort <level>', 'off, minimal, low, medium, high, xhigh or max')
-    .option('--tools <a,b>', 'allowed tools; a writer or shell tool makes it readwrite, else readonly')
-    .option('--color <name>', 'display colour')
-    .action(async (name: string, options) => {
-      const { runEditCommand } = await import('./edit.js');
-      process.exitCode = await runEditCommand(name, options);
-    });
+  ).action(async (name: string, options) => {
+    const { runEditCommand } = await import('./edit.js');
+    process.exitCode = await runEditCommand(name, options);
+  });
 
   addDirOptions(
     subagent.command('delete').description('delete a profile file').argument('<name>', 'the profile'),

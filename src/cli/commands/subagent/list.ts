@@ -3,7 +3,7 @@ import {
   type AgentJson,
   type AgentsJson,
   agentsJson,
-  describeOrigin,
+  collisionAndWarningLines,
   describeRoute,
 } from '../../../profile/listing.js';
 import {
@@ -111,18 +111,7 @@ export function formatSubagentList(doc: SubagentListJson, workspace: Workspace):
       if (p.not_editable) lines.push(`  ${' '.repeat(width)}  (${p.not_editable})`);
     }
   }
-  if (doc.collisions.length > 0) {
-    lines.push('', 'Collisions:');
-    for (const c of doc.collisions) {
-      lines.push(
-        `  ${c.name}: ${describeOrigin(c.winner)} wins over ${c.losers.map(describeOrigin).join('; ')}`,
-      );
-    }
-  }
-  if (doc.warnings.length > 0) {
-    lines.push('', 'Warnings:');
-    for (const w of doc.warnings) lines.push(`  ${w.path}: ${w.reason}`);
-  }
+  lines.push(...collisionAndWarningLines(doc));
   return `${lines.join('\n')}\n`;
 }
 

@@ -522,3 +522,67 @@ describe('cadre subagent try and run', () => {
     TIMEOUT,
   );
 });
+
+describe('cadre subagent run of a readwrite profile follows subagent_write_isolation', () => {
+  const FIXER = '---\nrunAs: subagent\n---\nYou are the reviewer.\n';
+
+  it(
+    'prints the writer lines: serialized in the parent checkout when no confining sandbox is available',
+    async () => {
+      const server = await scriptedServer(writingReviewer());
+      const project = servedProject(server, { git: true, files: { '.cadre/skills/fixer/SKILL.md': FIXER } });
+      const run = await cadreIn(project, [
+        'subagent',
+        'run',
+        'fixer',
+        '--yes',
+        '--output-format',
+        'json',
+        'go',
+      ]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('cadre: fixer: writer isolation: serialized parent checkout\n');
+      expect(JSON.parse(run.stdout).writer).toEqual({ isolation: 'serialize' });
+      expect(readFileSync(project.path('review.txt'), 'utf8')).toBe('reviewed\n');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'fails to start in worktree mode without a confining sandbox, saying why',
+    async () => {
+      const server = await scriptedServer(writingReviewer());
+      const project = servedProject(server, {
+        git: true,
+        config: { subagent_write_isolation: 'worktree' },
+        files: { '.cadre/skills/fixer/SKILL.md': FIXER },
+      });
+      const run = await cadreIn(project, ['subagent', 'run', 'fixer', '--yes', 'go']);
+      expect(run.stderr).toMatch(
+        /subagent_write_isolation "worktree": cannot isolate the writer: no confining sandbox/,
+      );
+      expect(run.code).toBe(2);
+      expect(server.requests).toHaveLength(0);
+      expect(existsSync(project.path('review.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses a dirty parent checkout with the SPEC 9 message, while try still runs there',
+    async () => {
+      const server = await scriptedServer(writingReviewer());
+      const project = servedProject(server, { git: true, files: { '.cadre/skills/fixer/SKILL.md': FIXER } });
+      writeFileSync(project.path('uncommitted.txt'), 'work in progress\n');
+      const run = await cadreIn(project, ['subagent', 'run', 'fixer', '--yes', 'go']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        'cannot run a read-write subagent in a dirty parent checkout: commit or stash first',
+      );
+      expect(existsSync(project.path('review.txt'))).toBe(false);
+      const tried = await cadreIn(project, ['subagent', 'try', 'fixer', 'go']);
+      expect(tried.code).toBe(0);
+    },
+    TIMEOUT,
+  );
+});

@@ -4,6 +4,7 @@ import type { AgentRuntime, RuntimeFlags } from '../../../agent/runtime.js';
 import { ConfigError } from '../../../config/load.js';
 import { PermissionRuleError } from '../../../permission/rules.js';
 import type { SessionStore } from '../../../session/store.js';
+import { writerLines } from '../../../subagent/reconciliation.js';
 import type { LiveTask } from '../../../subagent/task-record.js';
 import { requireProfile, startRuntime } from '../../bootstrap.js';
 import { UsageError } from '../../errors.js';
@@ -116,6 +117,10 @@ async function delegate(runtime: AgentRuntime, context: DelegateContext): Promis
   }
   await runtime.close();
   const isError = finished.state !== 'completed';
+  // A writer's branch and salvage lines, as the reconciliation shows them (SPEC 8, 9).
+  const writer = finished.writer ? writerLines(finished.writer) : [];
+  for (const line of [...writer, ...(finished.notes ?? [])])
+    process.stderr.write(`cadre: ${name}: ${line}\n`);
   printer.summary({
     result: finished.result ?? '',
     session_id: runtime.session.id,
@@ -131,6 +136,7 @@ async function delegate(runtime: AgentRuntime, context: DelegateContext): Promis
     cost_usd: finished.costUsd,
     subagents: subagentSummaries(runtime),
     permission_denials: runtime.permissionDenials,
+    ...(finished.writer ? { writer: finished.writer } : {}),
   });
   return isError ? 1 : 0;
 }

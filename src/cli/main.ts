@@ -1,18 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
-
-const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
+import { FORMATS, positiveInt, SAFETY } from './options.js';
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
-const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError', 'CallSpecError']);
-const FORMATS = ['text', 'json', 'stream-json'] as const;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
-  return n;
-}
+const BAD_INPUT_ERRORS = new Set([
+  'ConfigError',
+  'PermissionRuleError',
+  'ScriptError',
+  'CallSpecError',
+  'EditRefused',
+]);
 
 /** Options shared by every mode that runs an agent (SPEC 1). */
 function addAgentOptions(command: Command): Command {
@@ -55,6 +54,8 @@ function buildProgram(): Command {
       const { runAgentsCommand } = await import('./commands/agents.js');
       process.exitCode = await runAgentsCommand(options);
     });
+
+  addSubagentCommand(program);
 
   const permissions = program.command('permissions').description('inspect permission decisions');
   permissions

@@ -523,6 +523,11 @@ describe('cadre subagent try and run', () => {
   );
 });
 
+/** The user's global config turns the OS sandbox off: no confining sandbox, as on a host without bwrap. */
+function withoutSandbox(project: { configDir: string }): void {
+  writeFileSync(join(project.configDir, 'config.json'), '{ "sandbox": "none" }\n');
+}
+
 describe('cadre subagent run of a readwrite profile follows subagent_write_isolation', () => {
   const FIXER = '---\nrunAs: subagent\n---\nYou are the reviewer.\n';
 
@@ -531,6 +536,7 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
     async () => {
       const server = await scriptedServer(writingReviewer());
       const project = servedProject(server, { git: true, files: { '.cadre/skills/fixer/SKILL.md': FIXER } });
+      withoutSandbox(project);
       const run = await cadreIn(project, [
         'subagent',
         'run',
@@ -557,6 +563,7 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
         config: { subagent_write_isolation: 'worktree' },
         files: { '.cadre/skills/fixer/SKILL.md': FIXER },
       });
+      withoutSandbox(project);
       const run = await cadreIn(project, ['subagent', 'run', 'fixer', '--yes', 'go']);
       expect(run.stderr).toMatch(
         /subagent_write_isolation "worktree": cannot isolate the writer: no confining sandbox/,

@@ -37,6 +37,7 @@ import {
 import { SubagentManager } from '../subagent/manager.js';
 import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
+import type { WriterSandbox } from '../subagent/writer-sandbox.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
@@ -88,6 +89,8 @@ export interface RuntimeOptions {
   store: SessionStore;
   /** The OS sandbox of every shell command; default: the one the config and `--safety` call for. */
   sandbox?: ShellSandbox;
+  /** Replaces the writer view of the sandbox (tests of the worktree logic alone). */
+  writerSandbox?: WriterSandbox;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
 }
@@ -172,6 +175,7 @@ export class AgentRuntime {
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
+      writerSandbox: options.writerSandbox,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }

@@ -74,6 +74,19 @@ function buildProgram(): Command {
     });
 
   program
+    .command('tasks')
+    .description('list past subagent tasks; show, merge or discard a retained writer worktree')
+    .argument('[action]', 'list (default), show, merge or discard')
+    .argument('[id]', 'task id or unique prefix (show, merge, discard)')
+    .option('--json', 'machine-readable output (list, show)')
+    .option('--yes', 'confirm discard')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (action, id, options) => {
+      const { runTasksCommand } = await import('./commands/tasks.js');
+      process.exitCode = await runTasksCommand(action, id, options);
+    });
+
+  program
     .command('demo')
     .description('offline showcase on the scripted model in a temporary git repo')
     .option('--keep', 'keep the temporary repository')

@@ -14,6 +14,7 @@ import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
 import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
+import { WRITER_TOOLS } from '../tool/names.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
 import { Batches } from './batches.js';
@@ -160,9 +161,12 @@ export class SubagentManager {
       this.host.projectRoot,
       false,
     );
+    const options = this.host.childGateOptions(profile);
     const gate = childGate(this.host, profile, this.host.projectRoot);
     const mcp = new Set(this.host.mcpTools().map((t) => t.name));
-    return gate.visibleTools(tools).filter((name) => !mcp.has(name));
+    // Under the read-only floor the shell stays visible for reading, but nothing of the writer tier writes.
+    const inert: ReadonlySet<string> = new Set(options.safety === 'read-only' ? WRITER_TOOLS : []);
+    return gate.visibleTools(tools).filter((name) => !mcp.has(name) && !inert.has(name));
   }
 
   /** Dispatches one task; foreground waits for the answer, background returns the id at once. */

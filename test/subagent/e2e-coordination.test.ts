@@ -227,8 +227,9 @@ describe('coordinated batches headless', () => {
     expect(serialized.stderr).toMatch(
       /warning: read-write subagents run serialized in the parent checkout: the repository at .* has no commits yet/,
     );
+    // Its files are all untracked: the parent is dirty, so the serialized writer is refused too.
     expect(reconciliations(server).at(-1)).toContain(
-      'writer isolation: serialized parent checkout\ncompleted: did it',
+      'failed: cannot run a read-write subagent in a dirty parent checkout: commit or stash first',
     );
   });
 

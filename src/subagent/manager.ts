@@ -98,8 +98,16 @@ export class SubagentManager {
     return [...this.tasks.values()];
   }
 
-  /** Dispatches one task; foreground waits for the answer, background returns the id at once. */
-  async dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult> {
+  /**
+   * Dispatches one task for `parent` ('main' or the dispatching subagent's id); foreground waits for the
+   * answer, background returns the id at once. `observe` receives the live task once it exists.
+   */
+  async dispatch(
+    input: TaskInput,
+    signal: AbortSignal,
+    parent = 'main',
+    observe?: (task: LiveTask) => void,
+  ): Promise<ToolResult> {
     const name = input.agent ?? input.profile;
     const profile = name === undefined ? undefined : this.host.profiles.profiles.get(name);
     if (name !== undefined && !profile) {
@@ -139,6 +147,7 @@ export class SubagentManager {
     let settle!: () => void;
     const task: LiveTask = {
       id: record.id,
+      parent,
       profile: profile?.name ?? null,
       description: input.description ?? input.prompt.slice(0, 80),
       prompt: input.prompt,
@@ -155,6 +164,7 @@ export class SubagentManager {
       }),
     };
     this.tasks.set(task.id, task);
+    observe?.(task);
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
     const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals))
       .catch((error: unknown) => {
@@ -186,7 +196,7 @@ export class SubagentManager {
     const { emit, store } = this.host;
     emit({
       type: 'subagent_start',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       profile: task.profile,
       description: task.description,
@@ -234,13 +244,13 @@ export class SubagentManager {
       const waiting = this.writers.acquire(task.id, signal);
       const position = this.writers.position(task.id);
       if (position > 0)
-        emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'writer' });
+        emit({ type: 'subagent_queued', agent: task.parent, taskId: task.id, position, cause: 'writer' });
       releaseWriter = await waiting;
     }
     const waiting = this.scheduler.acquire(task.id, signal);
     const position = this.scheduler.position(task.id);
     if (position > 0)
-      emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'slots' });
+      emit({ type: 'subagent_queued', agent: task.parent, taskId: task.id, position, cause: 'slots' });
     try {
       const releaseSlot = await waiting;
       return () => {
@@ -366,7 +376,7 @@ export class SubagentManager {
     });
     this.host.emit({
       type: 'subagent_end',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       status: state as 'completed' | 'failed' | 'cancelled' | 'timed_out',
       result: outcome.result,
@@ -441,10 +451,20 @@ export class SubagentManager {
 
   /** Cancels a running or queued task by id or unique prefix; false when there is no such live task. */
   cancel(taskId: string, reason = 'cancelled by the user'): boolean {
+    return this.kill(taskId, reason).ok;
+  }
+
+  /** `/kill <id-prefix>`: cancels a live task, or says why not (unknown, ambiguous, already ended). */
+  kill(
+    taskId: string,
+    reason = 'cancelled by the user',
+  ): { ok: true; taskId: string } | { ok: false; message: string } {
     const task = this.lookup(taskId);
-    if (typeof task === 'string' || TERMINAL_STATES.has(task.state)) return false;
+    if (typeof task === 'string') return { ok: false, message: task };
+    if (TERMINAL_STATES.has(task.state))
+      return { ok: false, message: `Task ${task.id} is not running (${task.state.replace('_', ' ')}).` };
     task.controller.abort(new SubagentError(reason));
-    return true;
+    return { ok: true, taskId: task.id };
   }
 
   /** Resolves once every task has reached a terminal state and been recorded. */

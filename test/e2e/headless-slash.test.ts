@@ -5,7 +5,11 @@ import { cadreIn, servedProject } from './harness.js';
 describe('headless -p runs slash commands through the session controller', () => {
   it('-p "/review the last commit" runs the review profile as a subagent and prints its answer', async () => {
     const server = await scriptedServer(
-      script().rule({ system: 'You are the reviewer.' }).text('no findings').rule().text('main should not answer'),
+      script()
+        .rule({ system: 'You are the reviewer.' })
+        .text('no findings')
+        .rule()
+        .text('main should not answer'),
     );
     const project = servedProject(server, {
       files: { '.cadre/agents/review.md': '---\ndescription: Reviews\n---\nYou are the reviewer.\n' },

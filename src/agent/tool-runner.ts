@@ -119,6 +119,7 @@ async function authorize(
   const ask: PermissionAsk = {
     id: randomUUID(),
     agent: deps.agent,
+    callId: call.id,
     tool: call.name,
     input,
     suggestedRule: suggestRule(call.name, tool.subject(input), deps.context.root, homedir()),

@@ -119,6 +119,11 @@ async function delegate(runtime: AgentRuntime, context: DelegateContext): Promis
   const isError = finished.state !== 'completed';
   // A writer's branch and salvage lines, as the reconciliation shows them (SPEC 8, 9).
   const writer = finished.writer ? writerLines(finished.writer) : [];
+  if (finished.writer?.isolation === 'worktree' && !finished.writer.removed) {
+    writer.push(
+      `merge it with cadre tasks merge ${finished.id}, or drop it with cadre tasks discard ${finished.id} --yes`,
+    );
+  }
   for (const line of [...writer, ...(finished.notes ?? [])])
     process.stderr.write(`cadre: ${name}: ${line}\n`);
   printer.summary({

@@ -6,6 +6,7 @@ import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
+import { benchWeb } from './web.js';
 import { benchWorktree } from './worktree.js';
 
 interface Row {
@@ -126,6 +127,21 @@ async function main(): Promise<number> {
     target: '< 200 ms',
     ok: profiles < 200,
   });
+  const web = await benchWeb();
+  rows.push(
+    {
+      name: `cadre web: start to URL printed (${web.runs} runs)`,
+      value: ms(web.startMedianMs),
+      target: '',
+      ok: null,
+    },
+    {
+      name: `cadre web: prompt sent to first answer byte in Chromium (${web.prompts} prompts)`,
+      value: web.firstByteMedianMs === null ? 'no /usr/bin/chromium' : ms(web.firstByteMedianMs),
+      target: '',
+      ok: null,
+    },
+  );
   let stable = true;
   for (const wire of ['openai', 'anthropic'] as const) {
     const cache = await benchCacheStability(wire);

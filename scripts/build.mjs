@@ -1,14 +1,17 @@
 // Bundles the CLI with esbuild: one entry, split chunks so the TUI, MCP, SQLite and unused providers load lazily.
 // Chunk names carry content hashes, so the new build is added beside the old one and `cli.js` is swapped in
 // last, atomically: a cadre process (or test) started from the previous build still finds its lazy chunks.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// The web page (src/web/page) is bundled for the browser into dist/web the same way: hashed files first,
+// then `manifest.json` (the HTML and the file list) in one rename; `cadre web` reads that manifest at start.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
-await build({
+
+const cli = build({
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: staging,
   bundle: true,
@@ -28,12 +31,50 @@ await build({
   logLevel: 'warning',
 });
 
-mkdirSync('dist/chunks', { recursive: true });
-const fresh = new Set(readdirSync(join(staging, 'chunks')));
-for (const name of fresh) renameSync(join(staging, 'chunks', name), join('dist', 'chunks', name));
+// No CDN: everything the page uses is in these files, so it works offline.
+const page = build({
+  entryPoints: { page: 'src/web/page/main.tsx' },
+  outdir: join(staging, 'web'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: true,
+  entryNames: '[name]-[hash]',
+  assetNames: '[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const [, pageResult] = await Promise.all([cli, page]);
+
+function swapIn(from, to, fresh) {
+  mkdirSync(to, { recursive: true });
+  for (const name of fresh) renameSync(join(from, name), join(to, name));
+  for (const name of readdirSync(to)) {
+    const path = join(to, name);
+    if (
+      !fresh.has(name) &&
+      name !== 'manifest.json' &&
+      statSync(path).isFile() &&
+      Date.now() - statSync(path).mtimeMs > STALE_CHUNK_MS
+    )
+      rmSync(path);
+  }
+}
+
+const pageFiles = Object.keys(pageResult.metafile.outputs).map((path) => basename(path));
+const script = pageFiles.find((name) => name.endsWith('.js'));
+const style = pageFiles.find((name) => name.endsWith('.css'));
+const html = readFileSync('src/web/page/index.html', 'utf8')
+  .replace('%SCRIPT%', `/assets/${script}`)
+  .replace('%STYLE%', `/assets/${style}`);
+writeFileSync(join(staging, 'web', 'manifest.json'), `${JSON.stringify({ html, files: pageFiles })}\n`);
+swapIn(join(staging, 'web'), join('dist', 'web'), new Set(pageFiles));
+renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.json'));
+
+swapIn(join(staging, 'chunks'), join('dist', 'chunks'), new Set(readdirSync(join(staging, 'chunks'))));
 for (const name of ['cli.js.map', 'cli.js']) renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });
-for (const name of readdirSync('dist/chunks')) {
-  const path = join('dist', 'chunks', name);
-  if (!fresh.has(name) && Date.now() - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path);
-}

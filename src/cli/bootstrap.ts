@@ -1,13 +1,44 @@
+import { resolve } from 'node:path';
 import type { EmitEvent } from '../agent/events.js';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { Workspace } from '../config/workspace.js';
+import type { SafetyFloor } from '../permission/decide.js';
 import { profileNames } from '../profile/load.js';
 import type { LoadWarning } from '../profile/types.js';
 import { resolveMainRoute } from '../provider/route.js';
 import type { SessionStore } from '../session/store.js';
 
 export { openWorkspace, resolveCwd, type Workspace } from '../config/workspace.js';
+
+/** The agent flags of a command line (SPEC 1), as commander parsed them. */
+export interface AgentFlagOptions {
+  agent?: string;
+  model?: string;
+  provider?: string;
+  safety: SafetyFloor;
+  permissions?: string;
+  yes?: boolean;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string;
+}
+
+/** The runtime's flags from the command line's, for every command where a person runs a session. */
+export function runtimeFlags(options: AgentFlagOptions): RuntimeFlags {
+  return {
+    agent: options.agent,
+    model: options.model,
+    provider: options.provider,
+    safety: options.safety,
+    // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
+    permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
+    yes: options.yes === true,
+    maxTurns: options.maxTurns,
+    continue: options.continue,
+    resume: options.resume,
+  };
+}
 
 /** Fatal only where the user named something (SPEC 3.3): `--agent nope` lists the known names. */
 export function requireProfile(workspace: Workspace, name: string | undefined): void {

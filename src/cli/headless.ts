@@ -1,12 +1,11 @@
-import { resolve } from 'node:path';
-import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
+import type { AgentRuntime } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { isAgentEvent } from '../controller/types.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
 import type { SessionStore } from '../session/store.js';
-import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
+import { openWorkspace, printWarnings, requireProfile, runtimeFlags } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 import { readTask } from './task-input.js';
@@ -53,18 +52,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     const workspace = openWorkspace(options.cwd);
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
-    const flags: RuntimeFlags = {
-      agent: options.agent,
-      model: options.model,
-      provider: options.provider,
-      safety: options.safety,
-      // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
-      permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
-      yes: options.yes === true,
-      maxTurns: options.maxTurns,
-      continue: options.continue,
-      resume: options.resume,
-    };
+    const flags = runtimeFlags(options);
     // Loaded here, not with this module: the controller pulls in the runtime and SQLite.
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
-import { FORMATS, positiveInt, SAFETY } from './options.js';
+import { FORMATS, portNumber, positiveInt, SAFETY } from './options.js';
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
 const BAD_INPUT_ERRORS = new Set([
@@ -72,6 +72,20 @@ function buildProgram(): Command {
       const { runExplainCommand } = await import('./commands/permissions-explain.js');
       process.exitCode = await runExplainCommand(call, options);
     });
+
+  addAgentOptions(
+    program
+      .command('web')
+      .description('local web UI on 127.0.0.1: prints a URL with a one-time token')
+      .option('--mode <name>', 'the same as --agent')
+      .option('--port <port>', 'port to listen on (default: a free one)', portNumber)
+      .option('--open', 'open the URL in the default browser')
+      .option('--continue', 'continue the most recent session of this project')
+      .option('--resume <session-id>', 'resume a given session'),
+  ).action(async (options) => {
+    const { runWebCommand } = await import('../web/server/command.js');
+    process.exitCode = await runWebCommand(options);
+  });
 
   program
     .command('tasks')

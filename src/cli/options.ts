@@ -9,3 +9,11 @@ export function positiveInt(value: string): number {
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
   return n;
 }
+
+/** `--port`: 0 lets the system pick a free one. */
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`expected a port number, got "${value}"`);
+  return n;
+}

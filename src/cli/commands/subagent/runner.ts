@@ -53,7 +53,7 @@ export async function runProfileCommand(
       model: options.model,
       // The readonly runner's floor: nothing above read is offered or run, whatever the profile says.
       safety: readOnly ? 'read-only' : (options.safety ?? 'full'),
-      // Resolved before the directory change: the operator file is the user's, never the project's.
+      // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
       permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
       yes: options.yes === true,
     };

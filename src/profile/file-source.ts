@@ -20,7 +20,7 @@ export interface FileOutcome {
 export function markdownFiles(dir: string, warnings: LoadWarning[]): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => e.name.endsWith('.md'))
       .map((e) => e.name)
       .sort()
       .map((name) => join(dir, name));
@@ -97,7 +97,7 @@ export function loadProfileFile(path: string, source: ProfileSource, rule: NameR
     { ...parsed.value, text: read.text },
     picked.name,
     source,
-    picked.note ? [picked.note] : [],
+    picked.note ? [picked.note, ...parsed.value.notes] : parsed.value.notes,
   );
 }
 
@@ -112,5 +112,5 @@ export function loadSkillProfile(file: SkillFile, source: ProfileSource): FileOu
       },
     };
   }
-  return finish(file.path, file, file.folder, source, [], ['applies_to']);
+  return finish(file.path, file, file.folder, source, file.notes, ['applies_to']);
 }

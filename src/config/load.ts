@@ -56,7 +56,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function deepMerge<T>(base: T, over: T): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : v;
+  for (const [k, v] of Object.entries(over)) out[k] = Object.hasOwn(out, k) ? deepMerge(out[k], v) : v;
   return out as T;
 }
 

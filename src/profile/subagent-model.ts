@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { ownValue } from '../util/own.js';
 import { type ModelRef, resolveModelRef } from './model-routing.js';
 import { EFFORTS, type Effort, type Profile } from './types.js';
 
@@ -37,8 +38,8 @@ function present(value: string | null | undefined): value is string {
 export function resolveSubagentModel(request: SubagentModelRequest): SubagentModelChoice {
   const { profile, call, config } = request;
   const name = profile?.name;
-  const perProfileModel = name !== undefined ? config.subagent_models?.[name] : undefined;
-  const perProfileEffort = name !== undefined ? config.subagent_efforts?.[name] : undefined;
+  const perProfileModel = name !== undefined ? ownValue(config.subagent_models, name) : undefined;
+  const perProfileEffort = name !== undefined ? ownValue(config.subagent_efforts, name) : undefined;
 
   const models: [ModelOrigin, string | null | undefined][] = [
     ['subagent_models', perProfileModel],

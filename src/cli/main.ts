@@ -26,6 +26,11 @@ function addAgentOptions(command: Command): Command {
     .option('--cwd <dir>', 'run as if started in this directory');
 }
 
+/** Every command and alias, for suggestions; kept live so commands added later are included. */
+function commandNames(program: Command): string[] {
+  return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
 function buildProgram(): Command {
   const program = new Command('cadre')
     .description('A terminal coding agent built around named agent profiles and coordinated subagents')
@@ -42,6 +47,12 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
+    if (!options.print && task.length > 0) {
+      const { wordsWithoutPrintMessage } = await import('./unknown-command.js');
+      throw new UsageError(
+        wordsWithoutPrintMessage(task, commandNames(program), process.stdin.isTTY === true),
+      );
+    }
     const { runHeadlessCommand } = await import('./headless.js');
     process.exitCode = await runHeadlessCommand({ ...options, task });
   });

@@ -227,9 +227,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     allowTools = allowTools?.filter((t) => !(WRITER_TOOLS as readonly string[]).includes(t));
   }
   const tier = readTier(fields, readOnly, notes);
-  let model = optionalString(fields, 'model');
-  // Claude Code spells "use the parent's model" as `model: inherit`.
-  if (draft.source === 'claude' && model === 'inherit') model = undefined;
+  const model = optionalString(fields, 'model');
   const permission =
     fields.permission === undefined
       ? { ok: true as const }

@@ -4,6 +4,7 @@ import { runsAsSubagent, scanSkillDir } from '../skill/discover.js';
 import { collectSkills } from '../skill/load.js';
 import type { Skill } from '../skill/types.js';
 import { builtinProfiles } from './builtin.js';
+import { unservedFamilyWarning } from './model-routing.js';
 import { loadConfigProfiles } from './config-source.js';
 import {
   type FileOutcome,
@@ -94,6 +95,10 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
       .map((skill) => `profile "${name}": skill "${skill}" not found; dropped`)
       .join('; ');
     addWarning(warnings, profile.path ?? `config:agents.${name}`, reason);
+  }
+  for (const profile of winners.values()) {
+    const unserved = opts.config && unservedFamilyWarning(profile, opts.config);
+    if (unserved) addWarning(warnings, profile.path ?? `config:agents.${profile.name}`, unserved);
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {

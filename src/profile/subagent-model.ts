@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { ownValue } from '../util/own.js';
-import { type ModelRef, resolveModelRef } from './model-routing.js';
+import { isImportedSource, type ModelRef, resolveModelRef } from './model-routing.js';
 import { EFFORTS, type Effort, type Profile } from './types.js';
 
 export type ModelOrigin =
@@ -72,9 +72,10 @@ export function resolveSubagentModel(request: SubagentModelRequest): SubagentMod
   const modelEntry = models.find(([, value]) => present(value));
   if (modelEntry) {
     const [origin, value] = modelEntry;
+    const ref = resolveModelRef((value ?? '').trim(), config, origin === 'profile' && isImportedSource(profile?.source));
     return {
       ok: true,
-      model: resolveModelRef((value ?? '').trim(), config),
+      model: ref.kind === 'parent' ? null : ref,
       modelFrom: origin,
       effort,
       effortFrom,

@@ -75,8 +75,10 @@ export function resolveModelReference(
   base: ModelRoute,
   config: Config,
   env: NodeJS.ProcessEnv,
+  imported = false,
 ): ModelRoute {
-  const ref = resolveModelRef(reference, config);
+  const ref = resolveModelRef(reference, config, imported);
+  if (ref.kind === 'parent') return base;
   return ref.kind === 'alias' ? routeFromAlias(ref.alias, ref.provider, env) : { ...base, model: ref.model };
 }
 

@@ -1,4 +1,5 @@
 import { BUILTIN_TOOL_NAMES, WRITER_TOOLS } from '../tool/names.js';
+import { isImportedSource } from './model-routing.js';
 import { readPermissionBlock } from './permission-block.js';
 import { stringList, translateToolList } from './tool-lists.js';
 import {
@@ -101,6 +102,8 @@ function toolList(value: unknown, key: string, notes: string[]): string[] {
   if (!result.ok) reject(result.reason);
   if (result.dropped.length > 0)
     notes.push(`unknown tool name(s) in "${key}" dropped: ${result.dropped.join(', ')}`);
+  if (result.unavailable.length > 0)
+    notes.push(`team tool(s) in "${key}" not available outside a team run: ${result.unavailable.join(', ')}`);
   return result.tools;
 }
 
@@ -150,15 +153,40 @@ function readTimeout(fields: Record<string, unknown>, notes: string[]): number {
   return clamped;
 }
 
-/** Unknown tiers fall back to toolless: a typo must never grant tools (SPEC 3.3). */
-function readTier(fields: Record<string, unknown>, readOnly: boolean, notes: string[]): Tier {
+/** Sources whose authors expect a tool-using subagent when they give no tier (Claude Code, Reasonix, bnerd). */
+const TOOLED_BY_DEFAULT: ReadonlySet<ProfileSource> = new Set([
+  'claude',
+  'mission',
+  'project-skill',
+  'global-skill',
+]);
+
+/**
+ * The subagent tier (SPEC 3.2), first match wins: `read-only` forces readonly; `subagent_tools` when set
+ * (unknown values fall back to toolless: a typo must never grant tools, SPEC 3.3); an allow list implies
+ * readwrite when it names a writer or shell tool, else readonly; an imported file or a `runAs: subagent`
+ * skill is readwrite; anything else is toolless.
+ */
+function readTier(
+  fields: Record<string, unknown>,
+  source: ProfileSource,
+  readOnly: boolean,
+  allowTools: readonly string[] | undefined,
+  notes: string[],
+): Tier {
   const value = fields.subagent_tools;
-  if (value === undefined || value === null) return readOnly ? 'readonly' : 'toolless';
-  if (typeof value !== 'string' || !(TIERS as readonly string[]).includes(value)) {
+  if (readOnly) return 'readonly';
+  if (value !== undefined && value !== null) {
+    if (typeof value === 'string' && (TIERS as readonly string[]).includes(value)) return value as Tier;
     notes.push(`unknown subagent_tools ${JSON.stringify(value)}: treated as toolless`);
     return 'toolless';
   }
-  return readOnly ? 'readonly' : (value as Tier);
+  if (allowTools !== undefined) return allowTools.some(isWriterTool) ? 'readwrite' : 'readonly';
+  return TOOLED_BY_DEFAULT.has(source) ? 'readwrite' : 'toolless';
+}
+
+function isWriterTool(name: string): boolean {
+  return (WRITER_TOOLS as readonly string[]).includes(name);
 }
 
 function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 'all' | string[] | undefined {
@@ -179,6 +207,12 @@ function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 
     return undefined;
   }
   return grant;
+}
+
+/** MCP tools an allow list names (Claude Code's `tools: mcp__server__tool`) are granted like `subagent_mcp`. */
+function listedMcpTools(allowTools: readonly string[] | undefined, tier: Tier): string[] | undefined {
+  const listed = allowTools?.filter((name) => name.startsWith('mcp__')) ?? [];
+  return listed.length > 0 && tier !== 'toolless' ? listed : undefined;
 }
 
 function readInvocation(fields: Record<string, unknown>): 'manual' | 'auto' {
@@ -222,12 +256,14 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
   ];
   const allowEntry = firstOf(fields, ['allow_tools', 'allowed-tools', 'tools']);
   let allowTools = allowEntry ? toolList(allowEntry[1], allowEntry[0], notes) : undefined;
+  const tier = readTier(fields, draft.source, readOnly, allowTools, notes);
   if (readOnly) {
     denyTools.push(...WRITER_TOOLS);
-    allowTools = allowTools?.filter((t) => !(WRITER_TOOLS as readonly string[]).includes(t));
+    allowTools = allowTools?.filter((t) => !isWriterTool(t));
   }
-  const tier = readTier(fields, readOnly, notes);
-  const model = optionalString(fields, 'model');
+  let model = optionalString(fields, 'model');
+  // Claude Code spells "use the parent's model" as `model: inherit`.
+  if (isImportedSource(draft.source) && model === 'inherit') model = undefined;
   const permission =
     fields.permission === undefined
       ? { ok: true as const }
@@ -254,7 +290,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     timeoutSecs: readTimeout(fields, notes),
     subagentAllow,
     subagentDeny,
-    mcp: readMcp(fields, tier, notes),
+    mcp: readMcp(fields, tier, notes) ?? listedMcpTools(allowTools, tier),
     invocation: readInvocation(fields),
     color: optionalString(fields, 'color'),
     permission: permission.permission,

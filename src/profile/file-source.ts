@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { SkillFile } from '../skill/types.js';
 import { buildProfile } from './build.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { isImportedSource } from './model-routing.js';
 import { profileNameProblem } from './names.js';
 import { readTextFile } from './read-file.js';
 import type { LoadWarning, Profile, ProfileSource } from './types.js';
@@ -88,7 +89,7 @@ function finish(
 export function loadProfileFile(path: string, source: ProfileSource, rule: NameRule): FileOutcome {
   const read = readTextFile(path);
   if (!read.ok) return { warning: { path, reason: read.reason } };
-  const parsed = parseFrontmatter(read.text);
+  const parsed = parseFrontmatter(read.text, isImportedSource(source));
   if (!parsed.ok) return { warning: { path, reason: parsed.reason } };
   const picked = pickName(rule, basename(path, '.md'), parsed.value.fields.name);
   if ('reason' in picked) return { warning: { path, reason: picked.reason } };

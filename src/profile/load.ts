@@ -4,7 +4,6 @@ import { runsAsSubagent, scanSkillDir } from '../skill/discover.js';
 import { collectSkills } from '../skill/load.js';
 import type { Skill } from '../skill/types.js';
 import { builtinProfiles } from './builtin.js';
-import { unservedFamilyWarning } from './model-routing.js';
 import { loadConfigProfiles } from './config-source.js';
 import {
   type FileOutcome,
@@ -13,6 +12,7 @@ import {
   markdownFiles,
   type NameRule,
 } from './file-source.js';
+import { unservedFamilyWarning } from './model-routing.js';
 import type { Collision, LoadWarning, Profile, ProfileSource } from './types.js';
 
 export interface LoadProfilesOptions {

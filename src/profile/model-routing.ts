@@ -33,24 +33,30 @@ function anthropicAlias(config: Config): string | undefined {
 /**
  * A profile's `model` (SPEC 4.2): a `providers` alias takes that alias's whole route (type, URL, key,
  * model); anything else is a model name used verbatim on the current provider. In imported files
- * `inherit` is the parent's model and a bare family name resolves to an alias of that name, else the
+ * (where `inherit` was already read as no model) a bare family name resolves to an alias of that name, else the
  * family's current model on a configured Anthropic provider, else the parent's model (the loader warns).
  */
 export function resolveModelRef(ref: string, config: Config, imported = false): ModelRef {
   const provider = ownValue(config.providers, ref);
   if (provider) return { kind: 'alias', alias: ref, provider };
   if (!imported) return { kind: 'literal', model: ref };
-  if (ref === 'inherit') return { kind: 'parent' };
   const family = ownValue(CLAUDE_FAMILY_MODELS, ref);
   if (family === undefined) return { kind: 'literal', model: ref };
   const alias = anthropicAlias(config);
   if (alias === undefined) return { kind: 'parent' };
-  return { kind: 'alias', alias, provider: { ...ownValue(config.providers, alias), type: 'anthropic', model: family } };
+  return {
+    kind: 'alias',
+    alias,
+    provider: { ...ownValue(config.providers, alias), type: 'anthropic', model: family },
+  };
 }
 
 /** The load warning for an imported family name that nothing configured can serve. */
-export function unservedFamilyWarning(profile: { model?: string; source: ProfileSource }, config: Config): string | undefined {
-  if (!profile.model || !isImportedSource(profile.source) || profile.model === 'inherit') return undefined;
+export function unservedFamilyWarning(
+  profile: { model?: string; source: ProfileSource },
+  config: Config,
+): string | undefined {
+  if (!profile.model || !isImportedSource(profile.source)) return undefined;
   if (ownValue(CLAUDE_FAMILY_MODELS, profile.model) === undefined) return undefined;
   if (resolveModelRef(profile.model, config, true).kind !== 'parent') return undefined;
   return `model "${profile.model}": no provider alias of that name and no anthropic provider configured; the parent's model is used`;

@@ -23,7 +23,7 @@ export type SubagentModelChoice =
   | {
       ok: true;
       /** null: the main loop's model and its default effort. */
-      model: ModelRef | null;
+      model: Exclude<ModelRef, { kind: 'parent' }> | null;
       modelFrom: ModelOrigin;
       effort?: Effort;
       effortFrom?: EffortOrigin;
@@ -72,7 +72,11 @@ export function resolveSubagentModel(request: SubagentModelRequest): SubagentMod
   const modelEntry = models.find(([, value]) => present(value));
   if (modelEntry) {
     const [origin, value] = modelEntry;
-    const ref = resolveModelRef((value ?? '').trim(), config, origin === 'profile' && isImportedSource(profile?.source));
+    const ref = resolveModelRef(
+      (value ?? '').trim(),
+      config,
+      origin === 'profile' && isImportedSource(profile?.source),
+    );
     return {
       ok: true,
       model: ref.kind === 'parent' ? null : ref,

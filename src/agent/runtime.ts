@@ -27,6 +27,7 @@ import {
   resolveModelReference,
 } from '../provider/route.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
+import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
 import {
   type Coordination,
@@ -426,7 +427,7 @@ export class AgentRuntime {
         onApproved: (rule) => this.rememberApproval(rule),
       },
       maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-      emit,
+      emit: recordingToolCalls(emit, store, { agent: 'main', sessionId: this.session.id, turnBase }),
       signal: runSignal,
       compact: (messages, lastInputTokens) =>
         compactIfNeeded(messages, lastInputTokens, {

@@ -110,6 +110,17 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = 2;
       return;
     }
+    // The session database cannot be used (locked, full disk, no permission): the run fails, one line.
+    const code = (error as { code?: unknown }).code;
+    if (
+      error instanceof Error &&
+      (error.name === 'SessionStoreError' || String(code).startsWith('SQLITE_'))
+    ) {
+      const { storeFailureLine } = await import('./store-failure.js');
+      process.stderr.write(`cadre: ${storeFailureLine(error)}\n`);
+      process.exitCode = 1;
+      return;
+    }
     process.stderr.write(`cadre: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
   }

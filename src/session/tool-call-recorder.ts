@@ -15,7 +15,8 @@ export function recordingToolCalls(
   return (event) => {
     if (event.agent === target.agent) {
       if (event.type === 'turn_start') turn = (target.turnBase ?? 0) + event.turn;
-      else if (event.type === 'tool_call_start') started.set(event.callId, { input: event.input, at: Date.now() });
+      else if (event.type === 'tool_call_start')
+        started.set(event.callId, { input: event.input, at: Date.now() });
       else if (event.type === 'tool_call_end') {
         const start = started.get(event.callId);
         started.delete(event.callId);

@@ -56,7 +56,9 @@ describe('the session store under headless runs', () => {
     store.close();
     const holder = new Database(join(project.configDir, DATABASE_FILE));
     holder.exec('BEGIN EXCLUSIVE');
-    onTestFinished(() => holder.close());
+    onTestFinished(() => {
+      holder.close();
+    });
     const run = await cadreIn(project, ['-p', 'x'], { timeoutMs: 60_000 });
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');

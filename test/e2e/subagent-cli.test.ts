@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/session/store.js';
 import { WRITER_TOOLS } from '../../src/tool/names.js';
-import { makeProject, runCadre } from '../support/cli.js';
+import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
+import { makeProject, runCadre, type TestProject } from '../support/cli.js';
 import { script, scriptedServer } from '../support/llm-server.js';
 import { cadreIn, providerFor, servedProject } from './harness.js';
 
@@ -525,12 +526,64 @@ describe('cadre subagent try and run', () => {
 
 describe('cadre subagent run of a readwrite profile follows subagent_write_isolation', () => {
   const FIXER = '---\nrunAs: subagent\n---\nYou are the reviewer.\n';
+  /** An unconfined sandbox (the user's global choice): no isolated writer is possible. */
+  const noSandbox = (project: TestProject) =>
+    writeFileSync(join(project.configDir, 'config.json'), '{"sandbox": "none"}\n');
+
+  it.runIf(bwrapTestsRun)(
+    'runs in its own worktree under the sandbox and prints the branch, commits and salvage path',
+    async () => {
+      requireBwrap();
+      const server = await scriptedServer(
+        script()
+          .rule({ system: 'You are the reviewer.' })
+          .turn((t) => t.tool('write', { path: 'review.txt', content: 'reviewed\n' }))
+          .turn((t) =>
+            t.tool('bash', {
+              command:
+                'git add review.txt && git -c user.name=w -c user.email=w@example.invalid commit -qm review',
+            }),
+          )
+          .turn((t) => t.text('Committed the review.')),
+      );
+      const project = servedProject(server, { git: true, files: { '.cadre/skills/fixer/SKILL.md': FIXER } });
+      const worktrees = join(project.configDir, 'worktrees');
+      const run = await cadreIn(
+        project,
+        ['subagent', 'run', 'fixer', '--yes', '--output-format', 'json', 'go'],
+        {
+          env: { CADRE_WORKTREE_DIR: worktrees },
+        },
+      );
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout);
+      expect(out.result).toBe('Committed the review.');
+      expect(out.writer).toMatchObject({ isolation: 'worktree', removed: false, dirty: false });
+      const { branch, path, commits } = out.writer as { branch: string; path: string; commits: string[] };
+      expect(branch).toMatch(/^cadre-task-[0-9a-f-]{36}$/);
+      expect(path).toBe(join(worktrees, branch));
+      expect(commits).toHaveLength(1);
+      const lines = run.stderr.split('\n').filter((l) => l.startsWith('cadre: fixer: writer'));
+      expect(lines).toEqual([
+        'cadre: fixer: writer isolation: worktree',
+        `cadre: fixer: writer branch: ${branch}`,
+        'cadre: fixer: writer worktree: clean; retained for salvage',
+        `cadre: fixer: writer commits: ${commits[0]}`,
+        `cadre: fixer: writer salvage path: ${path}`,
+      ]);
+      // Written in the worktree, not in the user's checkout: nothing is merged behind their back.
+      expect(readFileSync(join(path, 'review.txt'), 'utf8')).toBe('reviewed\n');
+      expect(existsSync(project.path('review.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
 
   it(
-    'prints the writer lines: serialized in the parent checkout when no confining sandbox is available',
+    'runs serialized in the parent checkout when no confining sandbox is available, and says so',
     async () => {
       const server = await scriptedServer(writingReviewer());
       const project = servedProject(server, { git: true, files: { '.cadre/skills/fixer/SKILL.md': FIXER } });
+      noSandbox(project);
       const run = await cadreIn(project, [
         'subagent',
         'run',
@@ -541,6 +594,7 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
         'go',
       ]);
       expect(run.code).toBe(0);
+      expect(run.stderr).toContain('read-write subagents run serialized in the parent checkout');
       expect(run.stderr).toContain('cadre: fixer: writer isolation: serialized parent checkout\n');
       expect(JSON.parse(run.stdout).writer).toEqual({ isolation: 'serialize' });
       expect(readFileSync(project.path('review.txt'), 'utf8')).toBe('reviewed\n');
@@ -557,6 +611,7 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
         config: { subagent_write_isolation: 'worktree' },
         files: { '.cadre/skills/fixer/SKILL.md': FIXER },
       });
+      noSandbox(project);
       const run = await cadreIn(project, ['subagent', 'run', 'fixer', '--yes', 'go']);
       expect(run.stderr).toMatch(
         /subagent_write_isolation "worktree": cannot isolate the writer: no confining sandbox/,

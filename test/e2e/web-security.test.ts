@@ -138,7 +138,8 @@ describe('cadre web: who may use it', () => {
     });
     expect(reopen.status).toBe(404);
     expect(JSON.parse(reopen.body).error).toContain('no-such-session');
-    expect((await http(web.port, { path: '/api/s/no-such-key/catalog', headers: { cookie } })).status).toBe(404);
+    const unknownKey = await http(web.port, { path: '/api/s/no-such-key/catalog', headers: { cookie } });
+    expect(unknownKey.status).toBe(404);
     expect(server.requests).toHaveLength(0);
 
     const ok = await post('submit', '{"text": "are you there?"}');

@@ -60,7 +60,7 @@ export function createGrepTool(root: string): Tool<GrepInput> {
   return {
     name: 'grep',
     description:
-      'Search file contents with a regular expression (RE2 syntax: no lookaround or backreferences) across the tree (respects .gitignore, skips binary files and files over 4 MiB). Returns path:line: text.',
+      'Search file contents with an RE2 regex (no lookaround or backreferences), honouring .gitignore; skips binaries and files over 4 MiB. Returns path:line: text.',
     schema,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),

@@ -11,8 +11,16 @@ import type { SessionStore } from '../session/store.js';
 
 export { openWorkspace, resolveCwd, type Workspace } from '../config/workspace.js';
 
-/** The agent flags of a command line (SPEC 1), as commander parsed them. */
-export interface AgentFlagOptions {
+/** Fatal only where the user named something (SPEC 3.3): `--agent nope` lists the known names. */
+export function requireProfile(workspace: Workspace, name: string | undefined): void {
+  if (name === undefined || workspace.profiles.profiles.has(name)) return;
+  throw new ConfigError(
+    `unknown profile "${name}"; known profiles: ${profileNames(workspace.profiles).join(', ')}`,
+  );
+}
+
+/** The command-line options every mode that runs an agent takes (SPEC 1). */
+export interface AgentOptions {
   agent?: string;
   model?: string;
   provider?: string;
@@ -20,12 +28,10 @@ export interface AgentFlagOptions {
   permissions?: string;
   yes?: boolean;
   maxTurns?: number;
-  continue?: boolean;
-  resume?: string;
 }
 
-/** The runtime's flags from the command line's, for every command where a person runs a session. */
-export function runtimeFlags(options: AgentFlagOptions): RuntimeFlags {
+/** Runtime flags from the agent options; the rest (`continue`, `resume`) is the caller's. */
+export function agentFlags(options: AgentOptions): RuntimeFlags {
   return {
     agent: options.agent,
     model: options.model,
@@ -35,17 +41,7 @@ export function runtimeFlags(options: AgentFlagOptions): RuntimeFlags {
     permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
     yes: options.yes === true,
     maxTurns: options.maxTurns,
-    continue: options.continue,
-    resume: options.resume,
   };
-}
-
-/** Fatal only where the user named something (SPEC 3.3): `--agent nope` lists the known names. */
-export function requireProfile(workspace: Workspace, name: string | undefined): void {
-  if (name === undefined || workspace.profiles.profiles.has(name)) return;
-  throw new ConfigError(
-    `unknown profile "${name}"; known profiles: ${profileNames(workspace.profiles).join(', ')}`,
-  );
 }
 
 export function printWarnings(warnings: readonly LoadWarning[], stderr: { write(s: string): unknown }): void {

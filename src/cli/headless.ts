@@ -1,29 +1,21 @@
-import type { AgentRuntime } from '../agent/runtime.js';
+import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { isAgentEvent } from '../controller/types.js';
-import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
 import type { SessionStore } from '../session/store.js';
-import { openWorkspace, printWarnings, requireProfile, runtimeFlags } from './bootstrap.js';
+import { type AgentOptions, agentFlags, openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 import { readTask } from './task-input.js';
 
-export interface HeadlessOptions {
+export interface HeadlessOptions extends AgentOptions {
   print?: boolean;
   /** The task's words as given on the command line; empty: read standard input. */
   task: string[];
   outputFormat: OutputFormat;
-  maxTurns?: number;
   continue?: boolean;
   resume?: string;
-  agent?: string;
-  model?: string;
-  provider?: string;
-  safety: SafetyFloor;
-  permissions?: string;
-  yes?: boolean;
   cwd?: string;
 }
 
@@ -52,7 +44,11 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     const workspace = openWorkspace(options.cwd);
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
-    const flags = runtimeFlags(options);
+    const flags: RuntimeFlags = {
+      ...agentFlags(options),
+      continue: options.continue,
+      resume: options.resume,
+    };
     // Loaded here, not with this module: the controller pulls in the runtime and SQLite.
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),

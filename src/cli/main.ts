@@ -86,6 +86,16 @@ function buildProgram(): Command {
 
   addAgentOptions(
     program
+      .command('acp')
+      .description('Agent Client Protocol server over stdio, for editors (Zed and other ACP clients)')
+      .option('--max-turns <n>', 'cap on the main loop turns of each prompt', positiveInt),
+  ).action(async (options) => {
+    const { runAcpCommand } = await import('./commands/acp.js');
+    process.exitCode = await runAcpCommand({ ...options, version: packageJson.version });
+  });
+
+  addAgentOptions(
+    program
       .command('web')
       .description('local web UI on 127.0.0.1: prints a URL with a one-time token')
       .option('--mode <name>', 'the same as --agent')

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { SSEStreamingApi } from 'hono/streaming';
-import { type AgentFlagOptions, printWarnings, requireProfile, runtimeFlags } from '../../cli/bootstrap.js';
+import { type AgentOptions, agentFlags, printWarnings, requireProfile } from '../../cli/bootstrap.js';
 import { openWorkspace } from '../../config/workspace.js';
 import { openSessionStore, type SessionStore } from '../../session/store.js';
 import { createWebApp } from './app.js';
@@ -10,12 +10,14 @@ import { defaultAssetDir, loadPageAssets } from './assets.js';
 import { WebAuth } from './auth.js';
 import { SessionHub } from './hub.js';
 
-export interface WebOptions extends AgentFlagOptions {
+export interface WebOptions extends AgentOptions {
   /** SPEC 1: `--mode N` is `--agent N`. */
   mode?: string;
   port?: number;
   open?: boolean;
   cwd?: string;
+  continue?: boolean;
+  resume?: string;
 }
 
 /** Loopback only: the page drives an agent that runs commands on this machine. */
@@ -72,7 +74,7 @@ export async function runWebCommand(options: WebOptions): Promise<number> {
   const workspace = openWorkspace(options.cwd);
   printWarnings(workspace.warnings, process.stderr);
   requireProfile(workspace, agent);
-  const flags = runtimeFlags({ ...options, agent });
+  const flags = { ...agentFlags({ ...options, agent }), continue: options.continue, resume: options.resume };
   const assets = loadPageAssets(defaultAssetDir());
   let fetchHandler: (request: Request) => Response | Promise<Response> = () =>
     new Response('starting', { status: 503 });

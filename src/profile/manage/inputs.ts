@@ -94,6 +94,11 @@ export function checkTools(value: string): string[] {
       `unknown tool name(s) in --tools: ${result.dropped.join(', ')}; use cadre tool names (${BUILTIN_TOOL_NAMES.join(', ')}), Claude Code names (${Object.keys(CLAUDE_CODE_TOOL_NAMES).join(', ')}) or mcp__<server>__<tool>`,
     );
   }
+  if (result.unavailable.length > 0) {
+    throw new EditRefused(
+      `--tools names Claude Code team tools a cadre subagent cannot have: ${result.unavailable.join(', ')}; leave them out`,
+    );
+  }
   return result.tools;
 }
 

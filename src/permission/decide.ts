@@ -209,10 +209,10 @@ function checksFor(analysed: AnalysedCall): Check[] {
       for (const path of redirect.paths) {
         checks.push({
           ...base,
-          tool: 'write',
+          tool: redirect.kind,
           subject: { kind: 'path', paths: [path] },
           label: path,
-          safety: 'write',
+          safety: redirect.kind,
         });
       }
     }

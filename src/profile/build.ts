@@ -150,15 +150,40 @@ function readTimeout(fields: Record<string, unknown>, notes: string[]): number {
   return clamped;
 }
 
-/** Unknown tiers fall back to toolless: a typo must never grant tools (SPEC 3.3). */
-function readTier(fields: Record<string, unknown>, readOnly: boolean, notes: string[]): Tier {
+/** Sources whose authors expect a tool-using subagent when they give no tier (Claude Code, Reasonix, bnerd). */
+const TOOLED_BY_DEFAULT: ReadonlySet<ProfileSource> = new Set([
+  'claude',
+  'mission',
+  'project-skill',
+  'global-skill',
+]);
+
+/**
+ * The subagent tier (SPEC 3.2), first match wins: `read-only` forces readonly; `subagent_tools` when set
+ * (unknown values fall back to toolless: a typo must never grant tools, SPEC 3.3); an allow list implies
+ * readwrite when it names a writer or shell tool, else readonly; an imported file or a `runAs: subagent`
+ * skill is readwrite; anything else is toolless.
+ */
+function readTier(
+  fields: Record<string, unknown>,
+  source: ProfileSource,
+  readOnly: boolean,
+  allowTools: readonly string[] | undefined,
+  notes: string[],
+): Tier {
   const value = fields.subagent_tools;
-  if (value === undefined || value === null) return readOnly ? 'readonly' : 'toolless';
-  if (typeof value !== 'string' || !(TIERS as readonly string[]).includes(value)) {
+  if (readOnly) return 'readonly';
+  if (value !== undefined && value !== null) {
+    if (typeof value === 'string' && (TIERS as readonly string[]).includes(value)) return value as Tier;
     notes.push(`unknown subagent_tools ${JSON.stringify(value)}: treated as toolless`);
     return 'toolless';
   }
-  return readOnly ? 'readonly' : (value as Tier);
+  if (allowTools !== undefined) return allowTools.some(isWriterTool) ? 'readwrite' : 'readonly';
+  return TOOLED_BY_DEFAULT.has(source) ? 'readwrite' : 'toolless';
+}
+
+function isWriterTool(name: string): boolean {
+  return (WRITER_TOOLS as readonly string[]).includes(name);
 }
 
 function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 'all' | string[] | undefined {
@@ -222,11 +247,11 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
   ];
   const allowEntry = firstOf(fields, ['allow_tools', 'allowed-tools', 'tools']);
   let allowTools = allowEntry ? toolList(allowEntry[1], allowEntry[0], notes) : undefined;
+  const tier = readTier(fields, draft.source, readOnly, allowTools, notes);
   if (readOnly) {
     denyTools.push(...WRITER_TOOLS);
-    allowTools = allowTools?.filter((t) => !(WRITER_TOOLS as readonly string[]).includes(t));
+    allowTools = allowTools?.filter((t) => !isWriterTool(t));
   }
-  const tier = readTier(fields, readOnly, notes);
   let model = optionalString(fields, 'model');
   // Claude Code spells "use the parent's model" as `model: inherit`.
   if (draft.source === 'claude' && model === 'inherit') model = undefined;

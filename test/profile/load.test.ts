@@ -303,3 +303,50 @@ describe('profile fields', () => {
     expect(warnings).toEqual([]);
   });
 });
+
+describe('subagent tier decision (SPEC 3.2)', () => {
+  const where: Record<string, string> = {
+    project: 'project/.cadre/agents/p.md',
+    'project-skill': 'project/.cadre/skills/p/SKILL.md',
+    'global-skill': 'global/skills/p/SKILL.md',
+    claude: 'project/.claude/agents/p.md',
+    mission: 'mission/orchestrator/roles/p.md',
+    config: '',
+  };
+
+  function tierOf(source: string, frontmatter: Record<string, unknown>): string | undefined {
+    const fields: Record<string, unknown> = {
+      ...frontmatter,
+      ...(source.endsWith('skill') ? { runAs: 'subagent' } : {}),
+      ...(source === 'mission' ? { name: 'p' } : {}),
+    };
+    const yamlLines = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+    if (source === 'config') {
+      tree = tempTree({});
+      return load({ agents: { p: { ...frontmatter, prompt: 'Body.' } } }).profiles.get('p')?.tier;
+    }
+    tree = tempTree({ [where[source]]: `---\n${yamlLines.join('\n')}\n---\nBody.\n` });
+    return load({ mission_repo: tree.path('mission') }).profiles.get('p')?.tier;
+  }
+
+  it.each([
+    ['project', {}, 'toolless'],
+    ['config', {}, 'toolless'],
+    ['project-skill', {}, 'readwrite'],
+    ['global-skill', {}, 'readwrite'],
+    ['claude', {}, 'readwrite'],
+    ['mission', {}, 'readwrite'],
+    ['project', { 'allowed-tools': ['read', 'grep'] }, 'readonly'],
+    ['project', { allow_tools: ['read', 'edit'] }, 'readwrite'],
+    ['project', { tools: 'Read, Bash' }, 'readwrite'],
+    ['project-skill', { 'allowed-tools': ['read'] }, 'readonly'],
+    ['claude', { tools: 'Read, Grep' }, 'readonly'],
+    ['project-skill', { 'allowed-tools': [] }, 'readonly'],
+    ['project-skill', { subagent_tools: 'toolless' }, 'toolless'],
+    ['project', { subagent_tools: 'readonly', allow_tools: ['bash'] }, 'readonly'],
+    ['project-skill', { 'read-only': true, 'allowed-tools': ['bash'] }, 'readonly'],
+    ['claude', { 'read-only': true }, 'readonly'],
+  ])('a %s profile with %j gets the %s tier', (source, frontmatter, tier) => {
+    expect(tierOf(source, frontmatter)).toBe(tier);
+  });
+});

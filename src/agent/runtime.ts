@@ -27,6 +27,11 @@ import {
 } from '../provider/route.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { createSkillTool } from '../skill/tool.js';
+import {
+  type Coordination,
+  coordinatorContract,
+  resolveCoordination,
+} from '../subagent/dispatch-strategy.js';
 import { SubagentManager } from '../subagent/manager.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
 import { createToolContext } from '../tool/context.js';
@@ -104,6 +109,7 @@ export class AgentRuntime {
   private readonly lifetime = new AbortController();
   private mcp?: McpManager;
   readonly subagents: SubagentManager;
+  private coordination?: Coordination;
 
   private constructor(
     private readonly options: RuntimeOptions,
@@ -193,12 +199,35 @@ export class AgentRuntime {
       } else {
         runtime.recompute();
       }
+      runtime.resolveCoordination();
       return runtime;
     } catch (error) {
       // A start that fails (bad operator file, malformed rule) leaves no empty session for --continue to find.
       if (created) store.deleteSession(session.id);
       throw error;
     }
+  }
+
+  /**
+   * `subagent_dispatch_strategy` against the profiles this session may really dispatch (SPEC 8): throws
+   * ConfigError for `full` without both tiers; warnings for the rest.
+   */
+  private resolveCoordination(): void {
+    const coordination = resolveCoordination({
+      configured: this.options.loaded.config.subagent_dispatch_strategy,
+      profiles: [...this.options.profiles.profiles.values()],
+      dispatchable: (profile) => this.mayDispatch(profile.name),
+      toolsOf: (profile) => this.subagents.toolNamesOf(profile),
+    });
+    for (const message of coordination.warnings)
+      this.options.emit({ type: 'warning', agent: 'main', message });
+    this.coordination = coordination;
+    this.subagents.setCoordination(coordination);
+  }
+
+  /** The coordination in force (SPEC 8). */
+  get dispatchStrategy(): Coordination['strategy'] {
+    return this.coordination?.strategy ?? 'off';
   }
 
   get activeProfile(): string | undefined {
@@ -296,23 +325,22 @@ export class AgentRuntime {
 
   /** Profiles the `task` tool may name: those no rule denies as `task(<name>)` (SPEC 7.1). */
   private usableProfiles() {
-    return [...this.options.profiles.profiles.values()].filter(
-      (profile) =>
-        this.gate.decideAnalysed({
-          call: {
-            tool: 'task',
-            subject: { kind: 'name', value: profile.name },
-            safety: 'read',
-            agent: 'main',
-          },
-        }).action !== 'deny',
+    return [...this.options.profiles.profiles.values()].filter((profile) => this.mayDispatch(profile.name));
+  }
+
+  private mayDispatch(name: string): boolean {
+    return (
+      this.gate.decideAnalysed({
+        call: { tool: 'task', subject: { kind: 'name', value: name }, safety: 'read', agent: 'main' },
+      }).action !== 'deny'
     );
   }
 
   private systemText(): string {
     const environment = `Environment: the project root is ${this.projectRoot}; platform ${process.platform}.`;
     const mode = MODE_REMINDERS[this.view.mode] ?? '';
-    return [this.view.systemPrompt, mode, this.view.skillCatalog, environment]
+    const contract = this.coordination ? coordinatorContract(this.coordination) : '';
+    return [this.view.systemPrompt, mode, contract, this.view.skillCatalog, environment]
       .filter((s) => s !== '')
       .join('\n\n');
   }

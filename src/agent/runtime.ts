@@ -25,6 +25,8 @@ import {
   type ModelRoute,
   resolveModelReference,
 } from '../provider/route.js';
+import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
+import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { createSkillTool } from '../skill/tool.js';
 import {
@@ -72,6 +74,8 @@ export interface RuntimeOptions {
   /** Answers asks; absent means no user is present (headless). */
   ask?: Asker;
   store: SessionStore;
+  /** The OS sandbox of every shell command; default: the one the config and `--safety` call for. */
+  sandbox?: ShellSandbox;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
 }
@@ -121,10 +125,17 @@ export class AgentRuntime {
     this.messages = history;
     this.turn = options.store.lastTurn(session.id) ?? 0;
     this.approvals = options.store.approvals(session.id);
-    this.context = createToolContext({ root: this.projectRoot, agent: 'main', sessionId: session.id });
+    this.sandbox = options.sandbox ?? this.openSandbox();
+    this.context = createToolContext({
+      root: this.projectRoot,
+      agent: 'main',
+      sessionId: session.id,
+      sandbox: this.sandbox,
+    });
     this.state = { base: { prompt: defaultSystemPrompt } };
     this.subagents = new SubagentManager({
       projectRoot: this.projectRoot,
+      sandbox: this.sandbox,
       config: options.loaded.config,
       env: options.env,
       profiles: options.profiles,
@@ -154,6 +165,16 @@ export class AgentRuntime {
   }
 
   private readonly operator: { file: string; text: string } | undefined;
+  readonly sandbox: ShellSandbox;
+
+  /** Throws ConfigError when the config requires bwrap and it does not work; warns once when unconfined. */
+  private openSandbox(): ShellSandbox {
+    const { loaded, flags, env, emit } = this.options;
+    const settings = sandboxSettings(loaded, flags.safety, env);
+    const { sandbox, warning } = openSandbox(settings, this.projectRoot, loaded.config.sandbox ?? 'auto');
+    if (warning) emit({ type: 'warning', agent: 'main', message: warning });
+    return sandbox;
+  }
 
   private async modelCallerFor(route: ModelRoute, params: ModelParams): Promise<ModelCaller> {
     if (this.options.modelCaller) return this.options.modelCaller(route, params);

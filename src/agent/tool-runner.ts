@@ -196,7 +196,9 @@ async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<To
     result = prepared.early ?? { output: 'internal error: no tool', isError: true };
   } else {
     try {
-      result = await tool.execute(prepared.input, deps.context);
+      const grants = prepared.decision?.grants;
+      const context = grants ? { ...deps.context, grants } : deps.context;
+      result = await tool.execute(prepared.input, context);
     } catch (error) {
       result = {
         output: `Tool "${call.name}" failed: ${(error as Error).message ?? String(error)}`,

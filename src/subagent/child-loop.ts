@@ -103,7 +103,7 @@ export async function runChildLoop(
     agent: task.id,
     sessionId,
     signal,
-    wrapShell: prepared.wrapShell,
+    sandbox: prepared.sandbox ?? host.sandbox,
   });
   const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
   const system = [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');

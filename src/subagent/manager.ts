@@ -12,6 +12,7 @@ import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
@@ -36,7 +37,7 @@ import {
   type WriteIsolation,
   type WriterPlan,
 } from './writer.js';
-import { noWriterSandbox, type WriterSandbox } from './writer-sandbox.js';
+import { type WriterSandbox, writerSandbox } from './writer-sandbox.js';
 
 /** What the manager needs from the session that owns it. */
 export interface SubagentHost {
@@ -64,7 +65,9 @@ export interface SubagentHost {
   parentMessages(): readonly ModelMessage[];
   /** Aborted when the whole session is cancelled; background tasks live as long as it. */
   sessionSignal: AbortSignal;
-  /** The OS sandbox isolated writers run under; default: none (writers fall back, SPEC 9). */
+  /** The run's OS sandbox: children's shell commands run in it, isolated writers rooted at their worktree. */
+  sandbox?: ShellSandbox;
+  /** Replaces the writer view of `sandbox` (tests). */
   writerSandbox?: WriterSandbox;
 }
 
@@ -111,7 +114,7 @@ export class SubagentManager {
 
   constructor(private readonly host: SubagentHost) {
     this.scheduler = new SubagentScheduler(schedulerLimits(host.config));
-    this.sandbox = host.writerSandbox ?? noWriterSandbox;
+    this.sandbox = host.writerSandbox ?? writerSandbox(host.sandbox);
     this.scheduler.onChange(() => this.reportCauses());
   }
 

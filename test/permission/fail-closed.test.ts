@@ -51,10 +51,12 @@ const CLASSES: Record<string, string[]> = {
   ],
   'subscripts and arithmetic holding substitutions': [
     'echo $(( $(ls) + 1 ))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     'echo ${a[$(ls)]}',
     'echo $((a[$(ls)]))',
     '(( x = $(ls) ))',
     'a[$(ls)]=1',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     'echo ${x:$(ls)}',
     'test -v "a[$(ls)]"',
     '[[ $(ls) -eq 1 ]]',
@@ -89,6 +91,7 @@ describe('failing closed', () => {
     ["echo $'\\r'", 'an ANSI-C escape is not a raw byte'],
     ['cat <<EOF\nx\ry\nEOF', 'inside a here-document body'],
     ['ls\t-la', 'a tab separates words'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     ['echo $x ${y} ${#z} ${w:-default}', 'plain expansions'],
     ['echo \'{a,b}\' "{c,d}" \\{e,f\\}', 'quoted braces are no brace expansion'],
     ['find . -exec cat {} ;', 'find {} is no brace expansion'],

@@ -3,7 +3,7 @@ import type { ModelMessage } from 'ai';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
-import { type CadrePermissionGate, createPermissionGate } from '../permission/gate.js';
+import type { CadrePermissionGate } from '../permission/gate.js';
 import {
   type ActivationState,
   activateProfile,
@@ -41,7 +41,7 @@ import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
 import { compactIfNeeded } from './compaction.js';
 import type { EmitEvent } from './events.js';
-import { permissionLayers, readOperatorFile } from './gate-options.js';
+import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -73,6 +73,11 @@ export interface RuntimeOptions {
   emit: EmitEvent;
   /** Answers asks; absent means no user is present (headless). */
   ask?: Asker;
+  /**
+   * The project is trusted (computed from the trusted roots and `--trust-project`); until it is, project
+   * allow rules never reach outside the project root. Default: untrusted.
+   */
+  projectTrusted?: boolean;
   store: SessionStore;
   /** The OS sandbox of every shell command; default: the one the config and `--safety` call for. */
   sandbox?: ShellSandbox;
@@ -143,14 +148,7 @@ export class AgentRuntime {
       parentSessionId: session.id,
       store: options.store,
       parentGate: () => this.gate,
-      childGateOptions: (profile) => ({
-        root: this.projectRoot,
-        safety: options.flags.safety,
-        ...permissionLayers(options.loaded, profile),
-        operator: this.operator,
-        yes: options.flags.yes,
-        headless: !options.ask && !options.flags.yes,
-      }),
+      childGateOptions: (profile) => gateOptionsFor({ ...this.gateInputs(), profile }),
       emit: options.emit,
       ask: options.ask ?? headlessAsker,
       onDenied: (record) => this.permissionDenials.push(record),
@@ -310,20 +308,18 @@ export class AgentRuntime {
 
   /** The one place the effective session is derived from the layers (SPEC 4.1). */
   private recompute(): void {
-    const { loaded, flags, env, mainRoute } = this.options;
+    const { loaded, env, mainRoute } = this.options;
     this.view = effectiveView(this.state, this.options.profiles);
     this.route = this.view.model
       ? resolveModelReference(this.view.model, mainRoute, loaded.config, env)
       : mainRoute;
-    this.gate = createPermissionGate({
-      root: this.projectRoot,
-      safety: flags.safety,
-      ...permissionLayers(loaded, this.state.profileLayer, this.state.promptLayer),
-      operator: this.operator,
-      yes: flags.yes,
-      headless: !this.options.ask && !flags.yes,
+    this.gate = composeGate({
+      ...this.gateInputs(),
+      profile: this.state.profileLayer,
+      prompt: this.state.promptLayer,
+      approvals: this.approvals,
     });
-    for (const rule of this.approvals) this.gate.approve(rule);
+    this.warnOnce(this.gate.warnings);
     const universe = this.universe();
     const visible = new Set(this.gate.visibleTools(universe));
     this.universeTools = universe;
@@ -472,6 +468,31 @@ export class AgentRuntime {
   }
 
   /** "Always allow": kept for the session (and its subagents), in every recomputed gate and in the store. */
+  /** What every gate of this session is composed from, besides the layer state and approvals. */
+  private gateInputs(): GateInputs {
+    const { loaded, flags } = this.options;
+    return {
+      loaded,
+      root: this.projectRoot,
+      safety: flags.safety,
+      yes: flags.yes,
+      headless: !this.options.ask && !flags.yes,
+      operator: this.operator,
+      projectTrusted: this.options.projectTrusted ?? false,
+    };
+  }
+
+  /** Composition warnings (a project rule lifting a global deny, …) reach the user once per session. */
+  private warnOnce(warnings: readonly string[]): void {
+    for (const message of warnings) {
+      if (this.warned.has(message)) continue;
+      this.warned.add(message);
+      this.options.emit({ type: 'warning', agent: 'main', message });
+    }
+  }
+
+  private readonly warned = new Set<string>();
+
   private rememberApproval(rule: string): void {
     if (!this.approvals.includes(rule)) this.approvals.push(rule);
     this.gate.approve(rule);

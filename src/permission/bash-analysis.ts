@@ -53,6 +53,8 @@ export interface BashAnalysis {
   why: string;
   /** What the analyser could not follow; any problem makes the command destructive and opaque to allows. */
   problems: string[];
+  /** Why it runs code the analyser cannot see: only a rule, never a default or --yes, approves it. */
+  opaque?: string;
 }
 
 interface Syntax {
@@ -73,6 +75,8 @@ interface Syntax {
   /** Commands that run after a `cd`: the directory they may run in is checked like a read or write. */
   cwdUses: { text: string; cwdIndex: number; read: boolean }[];
   problems: string[];
+  /** Why a part runs code the analyser cannot see (see CommandClass.opaque). */
+  opaque: string[];
 }
 
 const MAX_DEPTH = 8;
@@ -102,6 +106,7 @@ class SyntaxCollector {
     cdTargets: [],
     cwdUses: [],
     problems: [],
+    opaque: [],
   };
   private readonly seenInner = new Map<string, { text: string; safety: SafetyClass; why: string }>();
 
@@ -153,6 +158,7 @@ class SyntaxCollector {
           ? `${variable}= makes later programs run other code`
           : 'a variable assignment changes the environment of later commands';
         const safety = variable ? 'destructive' : 'write';
+        if (variable) syntax.opaque.push(why);
         syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
       }
       return;
@@ -163,6 +169,7 @@ class SyntaxCollector {
     if (variable) {
       safety = 'destructive';
       why = `${variable}= makes programs run other code`;
+      syntax.opaque.push(why);
     } else if (assignments.length > 0) {
       safety = maxSafety(safety, 'write');
       why = `${why}; prefixed by assignments`;
@@ -206,6 +213,7 @@ class SyntaxCollector {
     if (!unwrapped) {
       const commandClass = classifyCommand(words);
       addOperandChecks(shellWords, commandClass, syntax);
+      if (commandClass.opaque) syntax.opaque.push(commandClass.why);
       return commandClass;
     }
     const innerWrappers = [...wrappers, unwrapped.wrapper];
@@ -249,6 +257,11 @@ class SyntaxCollector {
       }
     }
     if (unwrapped.safety === 'destructive') why = `${unwrapped.wrapper} is destructive`;
+    if (unwrapped.safety === 'destructive' && unwrapped.inner.length === 0 && unwrapped.sources.length === 0)
+      syntax.opaque.push(`${unwrapped.wrapper} runs code it reads from a file or its input`);
+    // The wrapper's own arguments (`env -C /tmp`, `flock /tmp/l`) name places the command writes in.
+    if (safety !== 'read')
+      addPathArguments(shellWords, unwrapped.wrapper, syntax.cdTargets.length, safety, syntax);
     return { safety, why };
   }
 }
@@ -349,6 +362,7 @@ function addWrittenOperands(words: ShellWord[], syntax: Syntax): void {
 function addOperandChecks(words: ShellWord[], commandClass: CommandClass, syntax: Syntax): void {
   const op = basename(words[0]?.value ?? '');
   const cwdIndex = syntax.cdTargets.length;
+  if (commandClass.safety !== 'read') addPathArguments(words, op, cwdIndex, commandClass.safety, syntax);
   for (const ref of commandClass.writes ?? []) {
     const target = operandWord(words, ref);
     if (!target) continue;
@@ -370,6 +384,44 @@ function addOperandChecks(words: ShellWord[], commandClass: CommandClass, syntax
     }
     const literal = target.glob ? { ...target, value: globBase(target.value) } : target;
     syntax.redirects.push({ redirect: { op, target: literal }, cwdIndex, read: true });
+  }
+}
+
+/**
+ * A command that may write (`rm -rf ../x`, `npm install --prefix=/opt`, `make -C /tmp`) may write any path
+ * it names: every argument that looks like a path (`/…`, `~…`, `..`, `a/b`, `--opt=/…`) or starts with a
+ * parameter expansion is checked like a written file, so a path outside the project asks and is never
+ * approved by --yes (SPEC 5, issue 15 point 4).
+ */
+function addPathArguments(
+  words: ShellWord[],
+  op: string,
+  cwdIndex: number,
+  safety: SafetyClass,
+  syntax: Syntax,
+): void {
+  const truncates = safety === 'destructive';
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index];
+    if (/^[<>]\(/.test(word.raw)) continue;
+    if (isUserTilde(word) || /^"?\$(\{|[A-Za-z_])/.test(word.raw)) {
+      syntax.redirects.push({
+        redirect: { op, target: word },
+        cwdIndex,
+        written: { truncates },
+        computed: true,
+      });
+      continue;
+    }
+    if (word.dynamic) continue;
+    const equals = /^(--?[A-Za-z][\w-]*|[A-Za-z]\w*)=/.exec(word.value);
+    // `--out=/x`, `of=/x` and an attached short option's value (`-O/tmp/x`) name paths too.
+    const attached = !equals && /^-[A-Za-z](\/|~|\.\.)/.test(word.value);
+    const value = equals ? word.value.slice(equals[0].length) : attached ? word.value.slice(2) : word.value;
+    if (value === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || DEVICE_SINKS.test(value)) continue;
+    if (!/^[/~]|^\.\.(\/|$)|\//.test(value) || value.startsWith('-')) continue;
+    const target = { ...word, value: word.glob ? globBase(value) : value, tilde: value.startsWith('~') };
+    syntax.redirects.push({ redirect: { op, target }, cwdIndex, written: { truncates } });
   }
 }
 
@@ -502,7 +554,16 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
     safety = 'destructive';
     why = `not fully understood: ${syntax.problems[0]}`;
   }
-  return { command, commands: syntax.commands, redirects, safety, why, problems: [...syntax.problems] };
+  const opaque = syntax.problems[0] ?? syntax.opaque[0];
+  return {
+    command,
+    commands: syntax.commands,
+    redirects,
+    safety,
+    why,
+    problems: [...syntax.problems],
+    opaque,
+  };
 }
 
 export function maxSafety(a: SafetyClass, b: SafetyClass): SafetyClass {

@@ -62,6 +62,8 @@ const NAME_BUILTINS = new Set([
   'getopts',
 ]);
 const TEST_COMMANDS = new Set(['test', '[', '[[']);
+/** Destructive commands that run code the analyser cannot see. */
+const OPAQUE_COMMANDS = new Set(['source', '.', 'enable', 'eval', 'sudo', 'doas', 'su', 'pkexec']);
 const DECLARATION_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const RECURSIVE_OWNERSHIP = new Set(['chmod', 'chown', 'chgrp']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'busybox-sh']);
@@ -77,20 +79,25 @@ export function classifyCommand(words: string[]): CommandClass {
   const args = words.slice(1);
   if (words.length === 0) return { safety: 'read', why: 'no command' };
   if (name === '') return { safety: 'write', why: `${words[0]} is not a known read-only command` };
-  if (DESTRUCTIVE_COMMANDS.has(name)) return { safety: 'destructive', why: `${name} is destructive` };
+  if (DESTRUCTIVE_COMMANDS.has(name))
+    return { safety: 'destructive', opaque: OPAQUE_COMMANDS.has(name), why: `${name} is destructive` };
   if (DECLARATION_BUILTINS.has(name)) {
     const variable = executingAssignment(args);
     if (variable)
-      return { safety: 'destructive', why: `${name} sets ${variable}, which makes programs run other code` };
+      return {
+        safety: 'destructive',
+        opaque: true,
+        why: `${name} sets ${variable}, which makes programs run other code`,
+      };
   }
   const executor = classifyExecutor(name, words);
   if (executor) return executor;
   const evaluated = evaluatedSubscript(name, args);
   if (evaluated) return { safety: 'destructive', why: evaluated };
   if (name === 'hash' && args.some((a) => /^-[a-zA-Z]*p/.test(a)))
-    return { safety: 'destructive', why: 'hash -p changes which program a name runs' };
+    return { safety: 'destructive', opaque: true, why: 'hash -p changes which program a name runs' };
   if ((name === 'mapfile' || name === 'readarray') && args.some((a) => /^-[a-zA-Z]*C/.test(a)))
-    return { safety: 'destructive', why: `${name} -C runs a callback` };
+    return { safety: 'destructive', opaque: true, why: `${name} -C runs a callback` };
   if (/^mkfs(\.|$)/.test(name)) return { safety: 'destructive', why: 'mkfs is destructive' };
   if (RECURSIVE_OWNERSHIP.has(name) && args.some(isRecursiveFlag)) {
     return { safety: 'destructive', why: `${name} -R is destructive` };

@@ -9,6 +9,12 @@ export interface OperandRef {
 /** The class of one simple command (SPEC 6.5), the table entry that gave it, and the files it names. */
 export interface CommandClass {
   safety: SafetyClass;
+  /**
+   * Runs code the analyser cannot see (an interpreter given code, a program named by an option, a setting
+   * that makes programs run code): whatever paths it touches are unknown, so no default — and no --yes —
+   * approves it; only a rule written for it does.
+   */
+  opaque?: boolean;
   why: string;
   /** Files the command reads: checked against the project root (reads outside ask, SPEC 5). */
   reads?: OperandRef[];

@@ -32,6 +32,12 @@ export interface PolicyLayer {
   /** Human label, e.g. `profile reviewer` or `config /home/u/.config/cadre/config.json`. */
   label: string;
   rules: Rule[];
+  /**
+   * `global`: the user's own config, whose deny and ask rules are a ceiling over `project` layers (files
+   * a cloned repository wrote: its config, profiles, agents, skills, prompts). Operator and session layers
+   * have no scope and are not capped (SPEC 6.4, issue 15).
+   */
+  scope?: 'global' | 'project';
 }
 
 /** What a subagent inherits from its parent (SPEC 6.7): the floor and the operator's deny rules. */
@@ -66,6 +72,8 @@ interface Check {
   derived: boolean;
   /** A command the analyser could not follow: only a bare or `*` allow rule allows it. */
   opaque: boolean;
+  /** Runs code (or text) the analyser cannot see: no default and no --yes approves it, only a rule. */
+  unprovable?: string;
   safety: SafetyClass;
 }
 
@@ -80,6 +88,8 @@ interface Verdict {
   /** An ask for a path outside the project that no rule allows: `--yes` does not approve it. */
   outside: boolean;
   note: string;
+  /** The project rule that decided first, when a global rule capped it. */
+  capped?: Rule;
 }
 
 const SEVERITY: Record<PermissionAction | 'neutral', number> = { neutral: -1, allow: 0, ask: 1, deny: 2 };
@@ -129,8 +139,18 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
   trace.push({ layer: 'hard-deny', note: `no deny_tools/allow_tools entry removes ${call.tool}` });
 
   const checks = checksFor(analysed);
-  const verdicts = checks.map((check) => judge(policy, check));
+  const verdicts = checks.map((check) => capByGlobal(policy, judge(policy, check)));
   for (const layer of policy.layers) trace.push(layerTrace(layer, verdicts));
+  for (const verdict of verdicts) {
+    if (verdict.capped)
+      trace.push({
+        layer: 'ceiling',
+        rule: verdict.rule?.text,
+        source: verdict.rule?.source,
+        action: asAction(verdict.action),
+        note: verdict.note,
+      });
+  }
   const decisive = mostSevere(verdicts);
   if (decisive.layer === 'default') {
     trace.push({ layer: 'default', action: asAction(decisive.action), note: decisive.note });
@@ -156,12 +176,10 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     reason: reasonFor(decisive),
     trace,
   };
+  const unapprovable = decisive.outside ? decisive : verdicts.find((v) => v.action === 'ask' && v.outside);
   if (action === 'ask' && policy.yes) {
-    if (decisive.outside || verdicts.some((v) => v.action === 'ask' && v.outside)) {
-      trace.push({
-        layer: '--yes',
-        note: 'not applied: a path outside the project needs a rule that allows it',
-      });
+    if (unapprovable) {
+      trace.push({ layer: '--yes', note: `not applied: ${unapprovable.note}` });
     } else {
       const reason = `allowed by --yes (would ask: ${decision.reason})`;
       trace.push({ layer: '--yes', source: '--yes', action: 'allow', note: reason });
@@ -172,7 +190,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     const rulePart = decision.rule ? `rule ${decision.rule} (${decision.source})` : 'no allow rule';
     const reason =
       `denied: no user is present to approve this call (ask from layer ${decision.layer}, ${rulePart}: ` +
-      `${decision.reason}). An allow rule or --yes is needed.`;
+      `${decision.reason}). ${unapprovable ? 'An allow rule is needed (--yes does not approve it).' : 'An allow rule or --yes is needed.'}`;
     trace.push({ layer: 'headless', action: 'deny', note: reason });
     return { ...decision, action: 'deny', layer: 'headless', reason, trace };
   }
@@ -195,13 +213,14 @@ function checksFor(analysed: AnalysedCall): Check[] {
       opaque: false,
       safety: part.safety,
     }));
-    if (bash.problems.length > 0 || checks.every((c) => c.derived)) {
+    if (bash.problems.length > 0 || bash.opaque || checks.every((c) => c.derived)) {
       checks.push({
         ...base,
         subject: { kind: 'bash', command: bash.command },
         tool: call.tool,
         label: bash.command,
         opaque: bash.problems.length > 0,
+        unprovable: bash.opaque,
         safety: bash.safety,
       });
     }
@@ -278,6 +297,35 @@ function judge(policy: Policy, check: Check): Verdict {
   return defaultVerdict(policy, check);
 }
 
+/**
+ * The user's global deny and ask rules are a ceiling over the project layers (SPEC 6.4): a verdict decided
+ * by a project rule is raised to what the global config alone says, when that is stricter.
+ */
+function capByGlobal(policy: Policy, verdict: Verdict): Verdict {
+  if (verdict.layerRef?.scope !== 'project') return verdict;
+  const { check } = verdict;
+  const candidates = candidateRules(policy.layers, check.tool, check.subject);
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const { rule, layer } = candidates[i];
+    if (layer.scope !== 'global' || !ruleMatches(rule, check.tool, check.subject, policy)) continue;
+    if (rule.action === 'allow' || SEVERITY[rule.action] <= SEVERITY[verdict.action]) return verdict;
+    const note =
+      `${verdict.rule?.text} (${verdict.rule?.source}, ${verdict.label}) is capped by the global ` +
+      `rule ${rule.text} (${rule.source}) for "${check.label}"`;
+    return {
+      ...verdict,
+      action: rule.action,
+      layer: 'ceiling',
+      label: layer.label,
+      layerRef: layer,
+      rule,
+      note,
+      capped: verdict.rule,
+    };
+  }
+  return verdict;
+}
+
 /** SPEC 6.1: reads inside the project are allowed; everything else asks; outside paths need a rule. */
 function defaultVerdict(policy: Policy, check: Check): Verdict {
   if (check.subject.kind === 'path') {
@@ -297,6 +345,10 @@ function defaultVerdict(policy: Policy, check: Check): Verdict {
       };
     }
   }
+  if (check.unprovable) {
+    const note = `"${check.label}" runs what the analyser cannot see (${check.unprovable}): only a rule written for it approves it, --yes does not`;
+    return { check, action: 'ask', layer: 'default', label: 'default', outside: true, note };
+  }
   const what = check.tool === 'bash' ? `"${check.label}"` : check.tool;
   const note = check.opaque
     ? `"${check.label}" is not fully understood and only a bare bash allow rule covers it`
@@ -311,7 +363,7 @@ function mostSevere(verdicts: Verdict[]): Verdict {
 }
 
 function layerTrace(layer: PolicyLayer, verdicts: Verdict[]): TraceEntry {
-  const hits = verdicts.filter((v) => v.layerRef === layer);
+  const hits = verdicts.filter((v) => v.layerRef === layer && !v.capped);
   if (hits.length === 0) {
     return {
       layer: layer.name,
@@ -340,6 +392,10 @@ function findCeilingDeny(policy: Policy, checks: Check[]): { rule: Rule; check: 
 }
 
 function reasonFor(verdict: Verdict): string {
+  if (verdict.capped) {
+    const verb = verdict.action === 'deny' ? 'denied' : 'asks';
+    return `${verb} by the global rule ${verdict.rule?.text} (${verdict.rule?.source}), a ceiling over the project rule ${verdict.capped.text} (${verdict.capped.source}) for "${verdict.check.label}"`;
+  }
   if (verdict.layer === 'default') {
     const prefix = verdict.action === 'allow' ? 'allowed by default' : 'asks by default';
     return `${prefix}: ${verdict.note}`;

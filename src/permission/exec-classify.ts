@@ -67,7 +67,8 @@ const PROGRAM_OPTIONS: Record<string, RegExp> = {
 /** Classes an interpreter, runner, editor or program-option command; `undefined` for any other. */
 export function classifyExecutor(name: string, words: string[]): CommandClass | undefined {
   const args = words.slice(1);
-  if (PACKAGE_RUNNERS.has(name)) return { safety: 'destructive', why: `${name} runs a package's program` };
+  if (PACKAGE_RUNNERS.has(name))
+    return { safety: 'destructive', opaque: true, why: `${name} runs a package's program` };
   const runner = RUNNER_SUBCOMMANDS[name];
   if (runner?.has(args.find((a) => !a.startsWith('-')) ?? ''))
     return {
@@ -78,18 +79,18 @@ export function classifyExecutor(name: string, words: string[]): CommandClass | 
     EDITORS.has(name) &&
     args.some((a) => /^(\+|-c$|--cmd|-S$|-s$|--eval|--execute|-x$|-u$|-l$|--load)/.test(a))
   )
-    return { safety: 'destructive', why: `${name} is told to run commands` };
+    return { safety: 'destructive', opaque: true, why: `${name} is told to run commands` };
   const programOption = PROGRAM_OPTIONS[name];
   if (programOption && args.some((a) => programOption.test(a)))
-    return { safety: 'destructive', why: `${name} is given a program or configuration to run` };
+    return { safety: 'destructive', opaque: true, why: `${name} is given a program or configuration to run` };
   const interpreter = interpreterName(name);
   if (!interpreter) return undefined;
   const codeOption = INTERPRETER_CODE_OPTIONS[interpreter];
   if (args.some((a) => codeOption.test(a)))
-    return { safety: 'destructive', why: `${name} is given code to run` };
+    return { safety: 'destructive', opaque: true, why: `${name} is given code to run` };
   const script = args.find((a) => !a.startsWith('-'));
   if (script === undefined || args.includes('-'))
-    return { safety: 'destructive', why: `${name} runs code from standard input` };
+    return { safety: 'destructive', opaque: true, why: `${name} runs code from standard input` };
   return undefined;
 }
 

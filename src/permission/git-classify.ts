@@ -189,7 +189,7 @@ export function classifyGit(words: string[]): CommandClass {
   const reads: OperandRef[] = [];
   for (const option of global.options) {
     if (option.info.effect === 'runs')
-      return { safety: 'destructive', why: `git ${option.text} can run arbitrary commands` };
+      return { safety: 'destructive', opaque: true, why: `git ${option.text} can run arbitrary commands` };
     if (option.info.effect === 'changes')
       return { safety: 'write', why: `git ${option.text} points git at another repository` };
     if (option.info.effect === 'reads' && option.value) reads.push(option.value);
@@ -284,7 +284,8 @@ function byTable(sub: string, words: string[], options: OptionSpec): CommandClas
   const reads: OperandRef[] = [];
   for (const option of parsed.options) {
     const { effect } = option.info;
-    if (effect === 'runs') return { safety: 'destructive', why: `git ${sub} ${option.text} runs a program` };
+    if (effect === 'runs')
+      return { safety: 'destructive', opaque: true, why: `git ${sub} ${option.text} runs a program` };
     if (effect === 'changes')
       return { safety: 'write', why: `git ${sub} ${option.text} changes the repository` };
     if (effect === 'writes' && option.value) writes.push({ ...option.value, truncates: true });
@@ -309,7 +310,7 @@ function classifyGitConfig(words: string[]): CommandClass {
   const parsed = parseArguments(words, table('config', CONFIG_READ));
   for (const option of parsed.options) {
     if (option.info.effect === 'runs')
-      return { safety: 'destructive', why: `git config ${option.text} runs an editor` };
+      return { safety: 'destructive', opaque: true, why: `git config ${option.text} runs an editor` };
   }
   const operands = parsed.operands.map((i) => words[i]);
   let verb: string | undefined = operands[0];
@@ -323,7 +324,7 @@ function classifyGitConfig(words: string[]): CommandClass {
     (verb === undefined && operands.length > 1 && !parsed.options.some((o) => /^get/.test(o.info.name)));
   if (setting) {
     if (key && EXECUTING_KEY.test(key))
-      return { safety: 'destructive', why: `git config ${key} sets a program git runs` };
+      return { safety: 'destructive', opaque: true, why: `git config ${key} sets a program git runs` };
     return { safety: 'write', why: 'git config sets a value' };
   }
   if (parsed.unknown)

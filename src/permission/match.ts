@@ -124,6 +124,8 @@ export function ruleMatches(
   context: MatchContext,
 ): boolean {
   if (!toolMatches(rule.tool, tool)) return false;
+  if (rule.insideOnly && subject.kind === 'path' && !subject.paths.every((p) => isInside(p, context.root)))
+    return false;
   if (rule.pattern === undefined) return true;
   switch (subject.kind) {
     case 'bash':

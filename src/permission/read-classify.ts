@@ -93,7 +93,11 @@ function optionEffects(name: string, options: FoundOption[]): Effects {
   for (const option of options) {
     switch (option.info.effect) {
       case 'runs':
-        effects.verdict = { safety: 'destructive', why: `${name} ${option.text} runs a program` };
+        effects.verdict = {
+          safety: 'destructive',
+          opaque: true,
+          why: `${name} ${option.text} runs a program`,
+        };
         return effects;
       case 'writes':
         if (option.value) effects.writes.push({ ...option.value, truncates: true });
@@ -179,7 +183,12 @@ function classifyAwk(name: string, words: string[]): CommandClass {
   if (!sandbox) {
     for (const program of programs) {
       const effect = awkProgramEffect(program);
-      if (effect) return { safety: effect.safety, why: `${name} program ${effect.why}` };
+      if (effect)
+        return {
+          safety: effect.safety,
+          opaque: effect.safety === 'destructive',
+          why: `${name} program ${effect.why}`,
+        };
     }
   }
   const reads = operands.filter((i) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])).map(operand);

@@ -11,7 +11,7 @@ export function classifySed(args: string[]): CommandClass {
     const arg = args[index];
     if (arg === '--') break;
     if (/^-[a-zA-Z]*f|^--f/.test(arg)) {
-      return { safety: 'destructive', why: 'sed -f runs a script the analyser cannot see' };
+      return { safety: 'destructive', opaque: true, why: 'sed -f runs a script the analyser cannot see' };
     }
     const short = /^-[a-zA-Z]*e(.*)$/s.exec(arg);
     if (short && !arg.startsWith('--')) {
@@ -36,9 +36,9 @@ export function classifySed(args: string[]): CommandClass {
     case 'write':
       return { safety: 'write', why: 'sed script writes files' };
     case 'exec':
-      return { safety: 'destructive', why: 'sed script runs shell commands' };
+      return { safety: 'destructive', opaque: true, why: 'sed script runs shell commands' };
     case 'unknown':
-      return { safety: 'destructive', why: 'sed script not understood' };
+      return { safety: 'destructive', opaque: true, why: 'sed script not understood' };
   }
 }
 

@@ -70,6 +70,26 @@ describe('reads outside the project are outside', () => {
   });
 
   it.each([
+    ["python3 -c \"open('../x', 'w')\"", 'an interpreter given code'],
+    ["node -e \"require('fs').rmSync('/x')\"", 'node -e'],
+    ['npx some-package', 'a package runner'],
+    ['bash < script.sh', 'a shell reading its input'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['echo ${!x}', 'not understood'],
+    ['GIT_PAGER=x git log', 'an executing environment variable'],
+  ])('%s runs what the analyser cannot see: --yes does not approve it (%s)', async (command) => {
+    const decision = await decide(command);
+    expect(decision.action, decision.reason).toBe('ask');
+    expect((await decide(command, { yes: false, headless: true })).reason).toContain(
+      '--yes does not approve it',
+    );
+  });
+
+  it('a rule written for opaque code approves it', async () => {
+    expect((await decide('python3 -c "print(1)"', { allow: ['bash(python3 -c *)'] })).action).toBe('allow');
+  });
+
+  it.each([
     ['cat src/a.ts'],
     ['ls'],
     ['grep -r x src'],
@@ -91,6 +111,49 @@ describe('reads outside the project are outside', () => {
       allow: ['bash(cat *)', 'read(~/.ssh/**)'],
     });
     expect(allowed.action).toBe('allow');
+  });
+});
+
+describe('writes outside the project are outside', () => {
+  it.each([
+    ['rm -rf ../outside', 'rm operand with ..'],
+    ['rm -rf ~', 'tilde'],
+    ['rm -rf "$HOME"', 'a parameter expansion'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['rm -rf ${HOME}/x', 'braced parameter expansion'],
+    ['rm -rf ../*', 'a glob outside'],
+    ['echo x > ../o.txt', 'redirection'],
+    ['echo x >> ~/.bashrc', 'appending redirection'],
+    ['cd .. && touch x', 'cd then write'],
+    ['pushd /tmp && touch x', 'pushd then write'],
+    ['env -C /tmp touch x', 'env -C'],
+    ['git -C /tmp commit -m x', 'git -C then a write'],
+    ['tee ../o.txt < src/a.ts', 'tee'],
+    ['cp -t ../ src/a.ts', 'cp -t'],
+    ['ln -s src/a.ts ../l', 'ln'],
+    ['curl -o /tmp/x https://example.com', 'curl -o'],
+    ['wget -O/tmp/x https://example.com', 'wget -O attached'],
+    ['tar -C /tmp -xf a.tar', 'tar -C'],
+    ['make -C /tmp', 'make -C'],
+    ['npm install --prefix=/tmp/x', 'an option value'],
+    ['dd if=src/a.ts of=/tmp/x', 'dd of='],
+    ['cat src/a.ts | tee /dev/../tmp/x', 'a path through /dev/..'],
+    ['touch home-link/x', 'a symlink pointing out'],
+    ['sort -o /tmp/x src/a.ts', 'sort -o'],
+    ['xargs rm < src/a.ts ../x', 'a wrapper whose own argument is outside'],
+  ])('%s asks and --yes does not approve it (%s)', async (command) => {
+    const decision = await decide(command);
+    expect(decision.action, decision.reason).toBe('ask');
+  });
+
+  it.each([
+    ['rm -rf build'],
+    ['touch src/b.ts'],
+    ['echo x > out.txt'],
+    ['git commit -m "fix a/b"'],
+    ['npm test'],
+  ])('%s stays inside: --yes approves it', async (command) => {
+    expect((await decide(command)).action).toBe('allow');
   });
 });
 

@@ -35,7 +35,9 @@ import {
   resolveCoordination,
 } from '../subagent/dispatch-strategy.js';
 import { SubagentManager } from '../subagent/manager.js';
+import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
+import type { WriterSandbox } from '../subagent/writer-sandbox.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
@@ -63,6 +65,17 @@ export interface RuntimeFlags {
   resume?: string;
 }
 
+/** One profile run on one task outside a model turn (`cadre subagent try|run`, `/<profile> <task>`). */
+export interface DelegateRequest {
+  profile: string;
+  task: string;
+  /** The readonly runner (`try`): no write-class tool reaches the model, whatever the profile says. */
+  readOnly?: boolean;
+  /** Level 5 of SPEC 7.6: the model used where no per-profile config, profile or default chose one. */
+  model?: string;
+  maxSteps?: number;
+}
+
 export interface RuntimeOptions {
   loaded: LoadedConfig;
   profiles: ProfileRegistry;
@@ -81,6 +94,8 @@ export interface RuntimeOptions {
   store: SessionStore;
   /** The OS sandbox of every shell command; default: the one the config and `--safety` call for. */
   sandbox?: ShellSandbox;
+  /** Replaces the writer view of the sandbox (tests of the worktree logic alone). */
+  writerSandbox?: WriterSandbox;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
 }
@@ -158,6 +173,7 @@ export class AgentRuntime {
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
+      writerSandbox: options.writerSandbox,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
@@ -410,6 +426,35 @@ export class AgentRuntime {
       model: route.model,
     });
     return result;
+  }
+
+  /**
+   * Runs a profile as a real isolated subagent on `task` (SPEC 11) through the same dispatch, scheduler
+   * and task record as the `task` tool. The conversation keeps the task and the child's final answer,
+   * not the child's working context. Rejects with a SubagentError when the task cannot start.
+   */
+  async delegate(request: DelegateRequest, signal: AbortSignal): Promise<LiveTask> {
+    const { store } = this.options;
+    // MCP grants are checked against the live tool set, as at the start of a prompt.
+    await this.mcp?.ready;
+    const task = await this.subagents.runToEnd(
+      { prompt: request.task, agent: request.profile, max_steps: request.maxSteps },
+      AbortSignal.any([signal, this.lifetime.signal]),
+      { readOnlyRunner: request.readOnly, defaultModel: request.model },
+    );
+    const answer =
+      task.state === 'completed'
+        ? (task.result ?? '')
+        : `[${request.profile} ${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}]`;
+    const added: ModelMessage[] = [
+      { role: 'user', content: request.task },
+      { role: 'assistant', content: answer },
+    ];
+    store.appendMessages(this.session.id, added, this.turn);
+    this.turn += 1;
+    this.messages = [...this.messages, ...added];
+    store.updateSession(this.session.id, { status: task.state === 'completed' ? 'completed' : 'failed' });
+    return task;
   }
 
   private runLoop(

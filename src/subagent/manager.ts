@@ -14,6 +14,7 @@ import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
 import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
+import { WRITER_TOOLS } from '../tool/names.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
 import { Batches } from './batches.js';
@@ -78,6 +79,22 @@ const BATCH_RUNNING_CAP = 4;
 
 /** Worktree branches of writers still running in this process: their refs may change meanwhile. */
 const liveWriterBranches = new Set<string>();
+
+/** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
+export interface DispatchOptions {
+  /** The readonly runner of `cadre subagent try`: no write-class tool reaches the model (SPEC 11). */
+  readOnlyRunner?: boolean;
+  /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
+  defaultModel?: string;
+}
+
+/** A launched task and the promise of its run, or why it could not be launched. */
+type Launch = { task: LiveTask; run: Promise<void>; forcedBackground: boolean } | { error: string };
+
+/** The readonly runner keeps a toolless profile toolless and gives every tooled one the readonly tier. */
+function runnerTier(tier: Tier, readOnlyRunner: boolean): Tier {
+  return readOnlyRunner && tier === 'readwrite' ? 'readonly' : tier;
+}
 
 export class SubagentError extends Error {
   override name = 'SubagentError';
@@ -144,18 +161,46 @@ export class SubagentManager {
       this.host.projectRoot,
       false,
     );
+    const options = this.host.childGateOptions(profile);
     const gate = childGate(this.host, profile, this.host.projectRoot);
     const mcp = new Set(this.host.mcpTools().map((t) => t.name));
-    return gate.visibleTools(tools).filter((name) => !mcp.has(name));
+    // Under the read-only floor the shell stays visible for reading, but nothing of the writer tier writes.
+    const inert: ReadonlySet<string> = new Set(options.safety === 'read-only' ? WRITER_TOOLS : []);
+    return gate.visibleTools(tools).filter((name) => !mcp.has(name) && !inert.has(name));
   }
 
   /** Dispatches one task; foreground waits for the answer, background returns the id at once. */
   async dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult> {
+    const launched = await this.launch(input, signal);
+    if ('error' in launched) return { output: launched.error, isError: true };
+    const { task, run, forcedBackground } = launched;
+    if (task.background) return { output: this.startedText(task, forcedBackground) };
+    await run;
+    return this.resultFor(task);
+  }
+
+  /**
+   * Runs one task to its end outside any model turn (`cadre subagent try|run`, SPEC 11): the same
+   * dispatch, scheduler, isolation and task record as `task`. Resolves with the finished task, or rejects
+   * with a SubagentError saying why it could not start (unknown profile, invalid model or effort).
+   */
+  async runToEnd(input: TaskInput, signal: AbortSignal, options: DispatchOptions = {}): Promise<LiveTask> {
+    const launched = await this.launch(input, signal, options);
+    if ('error' in launched) throw new SubagentError(launched.error);
+    await launched.task.finished;
+    return launched.task;
+  }
+
+  private async launch(
+    input: TaskInput,
+    signal: AbortSignal,
+    options: DispatchOptions = {},
+  ): Promise<Launch> {
     let retried: RetryTarget | undefined;
     if (input.retry_of !== undefined) {
       retried = this.retryTarget(input.retry_of);
       const refusal = retryRefusal(input.retry_of, retried);
-      if (refusal) return { output: refusal, isError: true };
+      if (refusal) return { error: refusal };
     }
     const retriedProfile = retried
       ? (this.tasks.get(retried.id)?.profile ?? this.host.store.getTask(retried.id)?.profile)
@@ -164,14 +209,15 @@ export class SubagentManager {
     const profile = name === undefined ? undefined : this.host.profiles.profiles.get(name);
     if (name !== undefined && !profile) {
       const known = [...this.host.profiles.profiles.keys()].join(', ');
-      return { output: `Unknown agent "${name}". Known agents: ${known}.`, isError: true };
+      return { error: `Unknown agent "${name}". Known agents: ${known}.` };
     }
     const choice = resolveSubagentModel({
       profile,
       call: { model: input.model, effort: input.effort },
       config: this.host.config,
+      fallbackModel: options.defaultModel,
     });
-    if (!choice.ok) return { output: `Cannot start the subagent: ${choice.error}.`, isError: true };
+    if (!choice.ok) return { error: `Cannot start the subagent: ${choice.error}.` };
     const route: ModelRoute =
       choice.model === null
         ? this.host.mainRoute
@@ -183,12 +229,13 @@ export class SubagentManager {
       temperature: profile?.temperature,
       maxOutputTokens: profile?.maxOutputTokens,
     };
-    const tier = profile?.tier ?? DEFAULT_TIER;
+    const readOnlyRunner = options.readOnlyRunner === true;
+    const tier = runnerTier(profile?.tier ?? DEFAULT_TIER, readOnlyRunner);
     const writer = tier === 'readwrite';
     let plan: WriterPlan | undefined;
     if (writer) {
       const planned = await planWriter(this.isolationMode(), this.host.projectRoot, this.sandbox);
-      if (!planned.ok) return { output: `Cannot start the subagent: ${planned.error}.`, isError: true };
+      if (!planned.ok) return { error: `Cannot start the subagent: ${planned.error}.` };
       plan = planned.plan;
       if (planned.warning) this.warnOnce(planned.warning);
     }
@@ -235,7 +282,8 @@ export class SubagentManager {
       if (original) original.retriedBy = task.id;
     }
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run({ task, profile, route, params, input }, plan, AbortSignal.any(signals))
+    const child = { task, profile, route, params, input, readOnlyRunner };
+    const run = this.run(child, plan, AbortSignal.any(signals))
       .catch((error: unknown) => {
         // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
         this.host.emit({
@@ -248,9 +296,7 @@ export class SubagentManager {
         settle();
         this.notify();
       });
-    if (background) return { output: this.startedText(task, forcedBackground) };
-    await run;
-    return this.resultFor(task);
+    return { task, run, forcedBackground };
   }
 
   private startedText(task: LiveTask, forcedBackground: boolean): string {

@@ -197,7 +197,16 @@ async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<To
   } else {
     try {
       const grants = prepared.decision?.grants;
-      const context = grants ? { ...deps.context, grants } : deps.context;
+      const gate = deps.gate;
+      // webfetch checks the address it connects to against the deny rules (issue 15 point 5).
+      const checkAddress = gate.deniedAddress
+        ? (address: string) => gate.deniedAddress?.(address)
+        : undefined;
+      const context = {
+        ...deps.context,
+        ...(grants ? { grants } : {}),
+        ...(checkAddress ? { checkAddress } : {}),
+      };
       result = await tool.execute(prepared.input, context);
     } catch (error) {
       result = {

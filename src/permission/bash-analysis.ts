@@ -28,6 +28,8 @@ export interface BashCommand {
   derived: boolean;
   safety: SafetyClass;
   why: string;
+  /** Why it runs code the analyser cannot see (see CommandClass.opaque). */
+  opaque?: string;
 }
 
 /**
@@ -158,11 +160,13 @@ class SyntaxCollector {
           ? `${variable}= makes later programs run other code`
           : 'a variable assignment changes the environment of later commands';
         const safety = variable ? 'destructive' : 'write';
-        if (variable) syntax.opaque.push(why);
-        syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
+        const opaque = variable ? why : undefined;
+        if (opaque) syntax.opaque.push(opaque);
+        syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why, opaque });
       }
       return;
     }
+    const opaqueBefore = syntax.opaque.length;
     const classes = this.classifyWords(simple.words, wrappers, depth);
     let { safety, why } = classes;
     const variable = executingAssignment(assignments);
@@ -195,7 +199,8 @@ class SyntaxCollector {
         why,
       });
     }
-    syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
+    const opaque = syntax.opaque[opaqueBefore];
+    syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why, opaque });
     if (syntax.cdTargets.length > 0 && !isDirectoryCommand(words)) {
       syntax.cwdUses.push({ text, cwdIndex: syntax.cdTargets.length, read: safety === 'read' });
     }
@@ -554,7 +559,7 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
     safety = 'destructive';
     why = `not fully understood: ${syntax.problems[0]}`;
   }
-  const opaque = syntax.problems[0] ?? syntax.opaque[0];
+  const opaque = syntax.problems[0];
   return {
     command,
     commands: syntax.commands,

@@ -190,7 +190,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     const rulePart = decision.rule ? `rule ${decision.rule} (${decision.source})` : 'no allow rule';
     const reason =
       `denied: no user is present to approve this call (ask from layer ${decision.layer}, ${rulePart}: ` +
-      `${decision.reason}). ${unapprovable ? 'An allow rule is needed (--yes does not approve it).' : 'An allow rule or --yes is needed.'}`;
+      `${decision.reason}). An allow rule or --yes is needed.`;
     trace.push({ layer: 'headless', action: 'deny', note: reason });
     return { ...decision, action: 'deny', layer: 'headless', reason, trace };
   }
@@ -211,6 +211,7 @@ function checksFor(analysed: AnalysedCall): Check[] {
       label: part.text,
       derived: part.derived,
       opaque: false,
+      unprovable: part.opaque,
       safety: part.safety,
     }));
     if (bash.problems.length > 0 || bash.opaque || checks.every((c) => c.derived)) {

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import { analyzeBash, type BashAnalysis } from './bash-analysis.js';
@@ -13,7 +14,7 @@ import {
   type SafetyFloor,
   stricterFloor,
 } from './decide.js';
-import { toolMatches } from './match.js';
+import { ruleMatches, toolMatches } from './match.js';
 import { parseOperatorProfile } from './operator.js';
 import { absolutePath, isInside, realPath } from './paths.js';
 import { parseRule, parseRuleBlock, parseRules, type Rule } from './rules.js';
@@ -76,6 +77,7 @@ export interface CadrePermissionGate extends PermissionGate {
   sessionRules(): Rule[];
   /** What composing found worth telling the user once: ignored project rules, capped global rules. */
   readonly warnings: string[];
+  deniedAddress(address: string): string | undefined;
 }
 
 /** Tools whose calls are harmless by themselves and allowed unless a rule says otherwise. */
@@ -192,6 +194,15 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
       const analysed = await analyze(call);
       return withGrants(decideAnalysed(analysed), analysed, root);
     },
+    deniedAddress(address: string): string | undefined {
+      const url = `http://${address.includes(':') ? `[${address}]` : address}/`;
+      const subject: PermissionSubject = { kind: 'url', url };
+      // Any deny rule that names the address: the host the model wrote was allowed, the address was not.
+      const deny = [...policy.layers.flatMap((l) => l.rules), ...ceiling.denies].find(
+        (r) => r.action === 'deny' && r.pattern !== undefined && ruleMatches(r, 'webfetch', subject, policy),
+      );
+      return deny ? `${address} is denied by ${deny.text} (${deny.source})` : undefined;
+    },
     approve(rule: string): void {
       session.rules.push(...parseRules(rule, 'session approval', 'allow'));
     },
@@ -285,8 +296,11 @@ function withGrants(decision: PermissionDecision, analysed: AnalysedCall, root: 
   if (decision.action === 'deny' || !analysed.bash) return decision;
   const grants = new Map<string, boolean>();
   for (const redirect of analysed.bash.redirects) {
+    // Reads are never granted writable; a path known only at run time is not a path to bind.
+    if (redirect.kind !== 'write') continue;
     // A `cd` out of the project names the directory a writing command runs in; a redirect names a file.
-    for (const path of redirect.paths) if (!isInside(path, root)) grants.set(path, redirect.op === 'cd');
+    for (const path of redirect.paths)
+      if (isAbsolute(path) && !isInside(path, root)) grants.set(path, redirect.op === 'cd');
   }
   if (grants.size === 0) return decision;
   return { ...decision, grants: [...grants].map(([path, directory]) => ({ path, directory })) };

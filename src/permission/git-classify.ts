@@ -187,7 +187,21 @@ function table(key: string, options: OptionSpec): OptionTable {
 export function classifyGit(words: string[]): CommandClass {
   const global = parseArguments(words, GLOBAL);
   const reads: OperandRef[] = [];
+  let configured: string | undefined;
   for (const option of global.options) {
+    if (option.info.name === 'c' || option.info.name === 'config-env') {
+      // `-c user.name=x` only configures; `-c core.pager=…` or `-c alias.x=!…` runs a program.
+      const setting = option.value ? (words[option.value.index]?.slice(option.value.offset) ?? '') : '';
+      const key = setting.split('=')[0];
+      if (key === '' || EXECUTING_KEY.test(key))
+        return {
+          safety: 'destructive',
+          opaque: true,
+          why: `git ${option.text} ${key} sets a program git runs`,
+        };
+      configured = key;
+      continue;
+    }
     if (option.info.effect === 'runs')
       return { safety: 'destructive', opaque: true, why: `git ${option.text} can run arbitrary commands` };
     if (option.info.effect === 'changes')
@@ -202,6 +216,8 @@ export function classifyGit(words: string[]): CommandClass {
   const result = classifySubcommand(sub, rest);
   if (result.reads) for (const ref of result.reads) reads.push({ ...ref, index: ref.index + at });
   const writes = result.writes?.map((ref) => ({ ...ref, index: ref.index + at }));
+  if (configured && result.safety === 'read')
+    return { safety: 'write', why: `git -c ${configured} changes configuration`, reads, writes };
   return { ...result, reads, writes };
 }
 

@@ -64,6 +64,8 @@ export interface ToolContext {
   sandbox?: ShellSandbox;
   /** Outside paths a rule or an approval allowed for this one call: the sandbox binds them writable. */
   grants?: readonly WriteGrant[];
+  /** The reason a deny rule refuses connecting to this IP address, if one does (webfetch, after DNS). */
+  checkAddress?: (address: string) => string | undefined;
 }
 
 export interface Tool<I = unknown> {

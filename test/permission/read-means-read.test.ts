@@ -106,6 +106,8 @@ describe('read means read: options on each command list', () => {
     ['git remote show origin', 'git remote show reaches the network'],
     ['git log --frobnicate', 'an option git log does not have'],
     ['git fsck', 'git fsck is not a listed reading subcommand'],
+    ['git -c user.name=x log', 'git -c makes even a reading subcommand write'],
+    ['git -c user.name=w -c user.email=w@x commit -qm review', 'git -c with a harmless key'],
     ['git help log', 'git help runs a viewer'],
     // project build and test commands stay write
     ['npm test', 'npm test'],

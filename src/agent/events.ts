@@ -31,6 +31,7 @@ export type AgentEvent =
   | { type: 'error'; agent: string; message: string }
   | { type: 'turn_end'; agent: string; turn: number; finishReason: string }
   | {
+      /** `agent` is the dispatching agent ('main' or a subagent id): the parent link of the asking chain. */
       type: 'subagent_start';
       agent: string;
       taskId: string;
@@ -76,6 +77,7 @@ export type AgentEvent =
       result?: string;
       error?: string;
     }
+  | { type: 'plan_mode'; agent: string; active: boolean }
   | { type: 'done'; agent: string; result: string; isError: boolean };
 
 export type EmitEvent = (event: AgentEvent) => void;

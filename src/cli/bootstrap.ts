@@ -1,47 +1,13 @@
-import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import type { EmitEvent } from '../agent/events.js';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
-import { ConfigError, type LoadedConfig, loadConfig } from '../config/load.js';
-import { loadProfiles, type ProfileRegistry, profileNames } from '../profile/load.js';
-import { loadPrompts, type PromptSet } from '../profile/prompts.js';
+import { ConfigError } from '../config/load.js';
+import type { Workspace } from '../config/workspace.js';
+import { profileNames } from '../profile/load.js';
 import type { LoadWarning } from '../profile/types.js';
 import { resolveMainRoute } from '../provider/route.js';
 import type { SessionStore } from '../session/store.js';
 
-export interface Workspace {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  loaded: LoadedConfig;
-  profiles: ProfileRegistry;
-  prompts: PromptSet;
-  warnings: LoadWarning[];
-}
-
-/** `--cwd`: the directory must exist; everything else resolves from it. */
-export function resolveCwd(dir: string | undefined): string {
-  const cwd = resolve(dir ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
-    throw new ConfigError(`--cwd ${dir}: not a directory`);
-  return cwd;
-}
-
-/** Config, profiles and prompt files: what every command that knows about profiles starts from. */
-export function openWorkspace(cwdFlag: string | undefined, env: NodeJS.ProcessEnv = process.env): Workspace {
-  const cwd = resolveCwd(cwdFlag);
-  const loaded = loadConfig(cwd, env);
-  const home = env.HOME ?? homedir();
-  const profiles = loadProfiles({
-    projectRoot: loaded.projectRoot,
-    globalDir: loaded.globalDir,
-    home,
-    config: loaded.config,
-    configFiles: loaded.files,
-  });
-  const prompts = loadPrompts({ projectRoot: loaded.projectRoot, globalDir: loaded.globalDir });
-  return { cwd, env, loaded, profiles, prompts, warnings: [...profiles.warnings, ...prompts.warnings] };
-}
+export { openWorkspace, resolveCwd, type Workspace } from '../config/workspace.js';
 
 /** Fatal only where the user named something (SPEC 3.3): `--agent nope` lists the known names. */
 export function requireProfile(workspace: Workspace, name: string | undefined): void {
@@ -56,8 +22,9 @@ export function printWarnings(warnings: readonly LoadWarning[], stderr: { write(
 }
 
 /**
- * The session store and a started runtime for a workspace, run from its directory: what every command that
- * runs an agent does after its own checks. The store is closed again when the start fails.
+ * The session store and a started runtime for a workspace, for a command that drives the runtime itself
+ * (`cadre subagent try|run`); sessions a person drives go through the session controller. The process's
+ * working directory is never changed. The store is closed again when the start fails.
  */
 export async function startRuntime(
   workspace: Workspace,
@@ -72,7 +39,6 @@ export async function startRuntime(
   ]);
   const store = openSessionStore(workspace.loaded.globalDir);
   try {
-    process.chdir(workspace.cwd);
     const runtime = AgentRuntime.start({
       loaded: workspace.loaded,
       profiles: workspace.profiles,
@@ -80,6 +46,7 @@ export async function startRuntime(
       mainRoute,
       flags,
       env: workspace.env,
+      cwd: workspace.cwd,
       emit,
       store,
     });

@@ -49,6 +49,8 @@ export type AskAnswer =
 export interface PermissionAsk {
   id: string;
   agent: string;
+  /** The model's id of the call asked about, so a client can tie the ask to the call it shows. */
+  callId?: string;
   tool: string;
   input: unknown;
   /** Suggested rule for "always allow", e.g. `bash(git checkout *)`. */

@@ -82,6 +82,8 @@ const liveWriterBranches = new Set<string>();
 
 /** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
 export interface DispatchOptions {
+  /** The dispatching agent, 'main' or a subagent id: the parent link of the asking chain. Default 'main'. */
+  parent?: string;
   /** The readonly runner of `cadre subagent try`: no write-class tool reaches the model (SPEC 11). */
   readOnlyRunner?: boolean;
   /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
@@ -169,9 +171,12 @@ export class SubagentManager {
     return gate.visibleTools(tools).filter((name) => !mcp.has(name) && !inert.has(name));
   }
 
-  /** Dispatches one task; foreground waits for the answer, background returns the id at once. */
-  async dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult> {
-    const launched = await this.launch(input, signal);
+  /**
+   * Dispatches one task for `parent` ('main' or the dispatching subagent's id); foreground waits for the
+   * answer, background returns the id at once.
+   */
+  async dispatch(input: TaskInput, signal: AbortSignal, parent = 'main'): Promise<ToolResult> {
+    const launched = await this.launch(input, signal, { parent });
     if ('error' in launched) return { output: launched.error, isError: true };
     const { task, run, forcedBackground } = launched;
     if (task.background) return { output: this.startedText(task, forcedBackground) };
@@ -258,6 +263,7 @@ export class SubagentManager {
     let settle!: () => void;
     const task: LiveTask = {
       id: record.id,
+      parent: options.parent ?? 'main',
       profile: profile?.name ?? null,
       description: input.description ?? input.prompt.slice(0, 80),
       prompt: input.prompt,
@@ -366,7 +372,7 @@ export class SubagentManager {
     const { emit, store } = this.host;
     emit({
       type: 'subagent_start',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       profile: task.profile,
       description: task.description,
@@ -506,7 +512,7 @@ export class SubagentManager {
     });
     this.host.emit({
       type: 'subagent_end',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       status: state as 'completed' | 'failed' | 'cancelled' | 'timed_out',
       result: outcome.result,
@@ -612,10 +618,20 @@ export class SubagentManager {
 
   /** Cancels a running or queued task by id or unique prefix; false when there is no such live task. */
   cancel(taskId: string, reason = 'cancelled by the user'): boolean {
+    return this.kill(taskId, reason).ok;
+  }
+
+  /** `/kill <id-prefix>`: cancels a live task, or says why not (unknown, ambiguous, already ended). */
+  kill(
+    taskId: string,
+    reason = 'cancelled by the user',
+  ): { ok: true; taskId: string } | { ok: false; message: string } {
     const task = this.lookup(taskId);
-    if (typeof task === 'string' || TERMINAL_STATES.has(task.state)) return false;
+    if (typeof task === 'string') return { ok: false, message: task };
+    if (TERMINAL_STATES.has(task.state))
+      return { ok: false, message: `Task ${task.id} is not running (${task.state.replace('_', ' ')}).` };
     task.controller.abort(new SubagentError(reason));
-    return true;
+    return { ok: true, taskId: task.id };
   }
 
   /** Resolves once every task has reached a terminal state and been recorded. */
@@ -677,7 +693,7 @@ export class SubagentManager {
       this.lastCause.set(entry.taskId, entry.cause);
       this.host.emit({
         type: 'subagent_queued',
-        agent: 'main',
+        agent: this.tasks.get(entry.taskId)?.parent ?? 'main',
         taskId: entry.taskId,
         position: entry.position,
         cause: entry.cause,

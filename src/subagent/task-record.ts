@@ -13,6 +13,8 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set([
 /** A subagent run as the manager tracks it in memory (the store keeps the durable copy). */
 export interface LiveTask {
   id: string;
+  /** The agent that dispatched it: 'main' or a subagent's id. */
+  parent: string;
   profile: string | null;
   description: string;
   prompt: string;

@@ -563,7 +563,7 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
       expect(branch).toMatch(/^cadre-task-[0-9a-f-]{36}$/);
       expect(path).toBe(join(worktrees, branch));
       expect(commits).toHaveLength(1);
-      const lines = run.stderr.split('\n').filter((l) => l.startsWith('cadre: fixer: writer'));
+      const lines = run.stderr.split('\n').filter((l) => l.startsWith('cadre: fixer: writer '));
       expect(lines).toEqual([
         'cadre: fixer: writer isolation: worktree',
         `cadre: fixer: writer branch: ${branch}`,
@@ -571,9 +571,17 @@ describe('cadre subagent run of a readwrite profile follows subagent_write_isola
         `cadre: fixer: writer commits: ${commits[0]}`,
         `cadre: fixer: writer salvage path: ${path}`,
       ]);
+      const taskId = out.subagents[0].id as string;
+      expect(run.stderr).toContain(
+        `cadre: fixer: merge it with cadre tasks merge ${taskId}, or drop it with cadre tasks discard ${taskId} --yes\n`,
+      );
       // Written in the worktree, not in the user's checkout: nothing is merged behind their back.
       expect(readFileSync(join(path, 'review.txt'), 'utf8')).toBe('reviewed\n');
       expect(existsSync(project.path('review.txt'))).toBe(false);
+      // The run is a task like any other: `cadre tasks merge` brings its branch in.
+      const merged = await cadreIn(project, ['tasks', 'merge', taskId]);
+      expect(merged.code).toBe(0);
+      expect(readFileSync(project.path('review.txt'), 'utf8')).toBe('reviewed\n');
     },
     TIMEOUT,
   );

@@ -196,4 +196,65 @@ describe('coordinated batches headless', () => {
     );
     expect(existsSync(p.path('.git'))).toBe(false);
   });
+
+  it('a repository with no commits: worktree mode fails the dispatch, auto serializes with a warning', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are the implementer.' })
+        .text('did it')
+        .rule({ last_user: 'Coordinator batch is complete' })
+        .text('reconciled')
+        .rule()
+        .turn((t) => t.tool('task', { agent: 'implementer', prompt: 'change things', background: true }))
+        .text('waiting'),
+    );
+    const worktree = project(
+      server,
+      { subagent_dispatch_strategy: 'full', subagent_write_isolation: 'worktree' },
+      false,
+    );
+    execFileSync('git', ['init', '-q'], { cwd: worktree.dir });
+    const refused = await cadre(worktree, ['-p', 'go', '--yes']);
+    expect(refused.code).toBe(0);
+    const dispatch = server.requests.find((r) => r.view.messages.some((m) => m.role === 'tool'));
+    expect(dispatch?.view.messages.find((m) => m.role === 'tool')?.text).toMatch(
+      /cannot isolate the writer: the repository at .* has no commits yet, so no worktree can be made/,
+    );
+    const auto = project(server, { subagent_dispatch_strategy: 'full' }, false);
+    execFileSync('git', ['init', '-q'], { cwd: auto.dir });
+    const serialized = await cadre(auto, ['-p', 'go', '--yes']);
+    expect(serialized.code).toBe(0);
+    expect(serialized.stderr).toMatch(
+      /warning: read-write subagents run serialized in the parent checkout: the repository at .* has no commits yet/,
+    );
+    // Its files are all untracked: the parent is dirty, so the serialized writer is refused too.
+    expect(reconciliations(server).at(-1)).toContain(
+      'failed: cannot run a read-write subagent in a dirty parent checkout: commit or stash first',
+    );
+  });
+
+  it('outside a git repository auto runs writers serialized, with one warning', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are the implementer.' })
+        .text('did it')
+        .rule({ last_user: 'Coordinator batch is complete' })
+        .text('reconciled')
+        .rule()
+        .turn((t) =>
+          t
+            .tool('task', { agent: 'implementer', prompt: 'one', background: true })
+            .tool('task', { agent: 'implementer', prompt: 'two', background: true }),
+        )
+        .text('waiting'),
+    );
+    const p = project(server, { subagent_dispatch_strategy: 'full' }, false);
+    const run = await cadre(p, ['-p', 'go', '--yes']);
+    expect(run.code).toBe(0);
+    expect(
+      run.stderr.match(
+        /read-write subagents run serialized in the parent checkout: .* is not inside a git repository/g,
+      ),
+    ).toHaveLength(1);
+  });
 });

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isAgentEvent } from '../../controller/types.js';
 import { closeScriptedServers } from '../../provider/scripted-route.js';
 import type { LiveTask } from '../../subagent/task-record.js';
-import { openWorkspace, printWarnings, startRuntime } from '../bootstrap.js';
+import { openWorkspace, printWarnings } from '../bootstrap.js';
 import { DEMO_CONFIG, DEMO_FILES, DEMO_TASK } from '../demo/files.js';
 import demoScript from '../demo/script.json' with { type: 'json' };
 import { TranscriptPrinter } from '../transcript.js';
@@ -58,23 +59,38 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
     printWarnings(workspace.warnings, process.stderr);
     const printer = new TranscriptPrinter(out);
     const warnings: string[] = [];
-    const { runtime, store } = await startRuntime(workspace, { safety: 'full', yes: true }, (event) => {
-      if (event.type === 'warning') warnings.push(event.message);
-      printer.event(event);
-    });
+    const [{ SessionController }, { openSessionStore }] = await Promise.all([
+      import('../../controller/session-controller.js'),
+      import('../../session/store.js'),
+    ]);
+    const store = openSessionStore(workspace.loaded.globalDir);
     let writer: LiveTask | undefined;
     try {
-      const result = await runtime.prompt(DEMO_TASK);
-      await runtime.close();
+      const controller = await SessionController.open({
+        workspace,
+        flags: { safety: 'full', yes: true },
+        store,
+        interactive: false,
+      });
+      controller.subscribe(
+        ({ event }) => {
+          if (!isAgentEvent(event)) return;
+          if (event.type === 'warning') warnings.push(event.message);
+          printer.event(event);
+        },
+        { after: 0 },
+      );
+      const outcome = await controller.submit(DEMO_TASK).outcome;
+      await controller.close();
+      const { runtime } = controller;
       const { usage } = runtime.totals;
       out.write(
-        `\n${result.stopReason === 'completed' ? '✓' : '✗'} ${result.stopReason} in ${result.turns} turns; ` +
+        `\n${outcome.stopReason === 'completed' ? '✓' : '✗'} ${outcome.stopReason} in ${outcome.turns} turns; ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens; session ${runtime.session.id}\n`,
       );
-      if (result.stopReason !== 'completed') return 1;
+      if (outcome.stopReason !== 'completed') return 1;
       writer = runtime.subagents.list().find((t) => t.tier === 'readwrite');
     } finally {
-      await runtime.close();
       store.close();
     }
     return await showWriterOutcome(writer, repo, env, warnings);

@@ -53,7 +53,7 @@ export async function runProfileCommand(
       model: options.model,
       // The readonly runner's floor: nothing above read is offered or run, whatever the profile says.
       safety: readOnly ? 'read-only' : (options.safety ?? 'full'),
-      // Resolved before the directory change: the operator file is the user's, never the project's.
+      // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
       permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
       yes: options.yes === true,
     };
@@ -119,6 +119,11 @@ async function delegate(runtime: AgentRuntime, context: DelegateContext): Promis
   const isError = finished.state !== 'completed';
   // A writer's branch and salvage lines, as the reconciliation shows them (SPEC 8, 9).
   const writer = finished.writer ? writerLines(finished.writer) : [];
+  if (finished.writer?.isolation === 'worktree' && !finished.writer.removed) {
+    writer.push(
+      `merge it with cadre tasks merge ${finished.id}, or drop it with cadre tasks discard ${finished.id} --yes`,
+    );
+  }
   for (const line of [...writer, ...(finished.notes ?? [])])
     process.stderr.write(`cadre: ${name}: ${line}\n`);
   printer.summary({

@@ -238,11 +238,14 @@ function checksFor(analysed: AnalysedCall): Check[] {
     }
     return checks;
   }
-  if (call.subject.kind === 'path' && call.subject.paths.length > 1) {
+  if (call.subject.kind === 'path' && (call.subject.paths.length > 1 || call.subject.linked)) {
+    const linked = call.subject.linked ?? [];
     return call.subject.paths.map((path) => ({
       ...base,
       tool: call.tool,
-      subject: { kind: 'path', paths: [path] },
+      subject: linked.includes(path)
+        ? { kind: 'path', paths: [path], linked: [path] }
+        : { kind: 'path', paths: [path] },
       label: path,
     }));
   }
@@ -330,6 +333,11 @@ function capByGlobal(policy: Policy, verdict: Verdict): Verdict {
 /** SPEC 6.1: reads inside the project are allowed; everything else asks; outside paths need a rule. */
 function defaultVerdict(policy: Policy, check: Check): Verdict {
   if (check.subject.kind === 'path') {
+    const linked = check.subject.linked ?? [];
+    if (linked.length > 0) {
+      const note = `${linked[0]} has more than one hard link (another name may be outside the project) and no rule allows writing it`;
+      return { check, action: 'ask', layer: 'default', label: 'default', outside: true, note };
+    }
     const outsidePaths = check.subject.paths.filter((p) => !isInside(p, policy.root));
     if (outsidePaths.length > 0) {
       const note = `${outsidePaths[0]} is outside the project and no rule allows it`;

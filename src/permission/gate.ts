@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
@@ -177,7 +178,8 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
       const bash: BashAnalysis = await analyzeBash(call.subject.command, root, home);
       return { call, bash };
     }
-    return { call: { ...call, subject: resolveSubject(call.subject, root, home) } };
+    const subject = resolveSubject(call.subject, root, home);
+    return { call: { ...call, subject: call.safety === 'read' ? subject : withHardLinks(subject) } };
   };
   const decideAnalysed = (analysed: AnalysedCall) => decidePermission(policy, analysed);
 
@@ -304,6 +306,24 @@ function withGrants(decision: PermissionDecision, analysed: AnalysedCall, root: 
   }
   if (grants.size === 0) return decision;
   return { ...decision, grants: [...grants].map(([path, directory]) => ({ path, directory })) };
+}
+
+/**
+ * A file with more than one hard link may have its other names outside the project: writing it changes
+ * them too, so a write or edit of it is judged as outside the project (reads are not: package managers
+ * hard-link into node_modules).
+ */
+function withHardLinks(subject: PermissionSubject): PermissionSubject {
+  if (subject.kind !== 'path') return subject;
+  const linked = subject.paths.filter((path) => {
+    try {
+      const stats = lstatSync(path);
+      return stats.isFile() && stats.nlink > 1;
+    } catch {
+      return false;
+    }
+  });
+  return linked.length > 0 ? { ...subject, linked } : subject;
 }
 
 /** Paths are absolutised and resolved through symlinks again, whatever the tool already did. */

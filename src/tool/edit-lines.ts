@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { joinLines, looksBinary, splitLines } from './text.js';
 import type { Tool } from './tool.js';
+import { writeChecked } from './write-checked.js';
 
 const schema = z.object({
   path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
@@ -58,7 +59,7 @@ export function createEditLinesTool(root: string): Tool<EditLinesInput> {
       // A file that gains its first lines gets a trailing newline, as editors write them.
       const trailingNewline = file.trailingNewline || count === 0;
       try {
-        await writeFile(absolute, joinLines(file.lines, file.eol, trailingNewline), 'utf8');
+        await writeChecked(absolute, joinLines(file.lines, file.eol, trailingNewline));
       } catch (error) {
         return fail(describeFsError(error, shownPath));
       }

@@ -16,7 +16,8 @@ export const SAFETY_ORDER: readonly SafetyClass[] = ['read', 'write', 'destructi
  * - none: only bare `tool` rules apply
  */
 export type PermissionSubject =
-  | { kind: 'path'; paths: string[] }
+  /** `linked`: paths among them with more than one hard link, written as if outside the project. */
+  | { kind: 'path'; paths: string[]; linked?: string[] }
   | { kind: 'bash'; command: string }
   | { kind: 'url'; url: string }
   | { kind: 'name'; value: string }

@@ -17,6 +17,7 @@ import {
   selectPrompt,
 } from '../profile/activation.js';
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
+import { isImportedSource } from '../profile/model-routing.js';
 import type { PromptSet } from '../profile/prompts.js';
 import { type RoleKey, resolveRoles } from '../profile/roles.js';
 import { createLanguageModel } from '../provider/model.js';
@@ -32,6 +33,7 @@ import {
 import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
+import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
 import {
   type Coordination,
@@ -507,9 +509,19 @@ export class AgentRuntime {
 
   /** The one place the effective session is derived from the layers (SPEC 4.1). */
   private recompute(): void {
-    const { loaded, env, mainRoute } = this.options;
+    const { loaded, flags, env, mainRoute } = this.options;
     const view = effectiveView(this.state, this.profiles);
-    this.route = view.model ? resolveModelReference(view.model, mainRoute, loaded.config, env) : mainRoute;
+    // An explicit --model beats the active profile's model for the main agent (issue 16, B3).
+    this.route =
+      view.model && !flags.model
+        ? resolveModelReference(
+            view.model,
+            mainRoute,
+            loaded.config,
+            env,
+            isImportedSource(this.state.profileLayer?.source),
+          )
+        : mainRoute;
     this.view = view;
     this.gate = composeGate({
       ...this.gateInputs(),
@@ -676,7 +688,7 @@ export class AgentRuntime {
         onApproved: (rule) => this.rememberApproval(rule),
       },
       maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-      emit,
+      emit: recordingToolCalls(emit, store, { agent: 'main', sessionId: this.session.id, turnBase }),
       signal: runSignal,
       compact: (messages, lastInputTokens) =>
         compactIfNeeded(messages, lastInputTokens, {

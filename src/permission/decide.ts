@@ -176,7 +176,9 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     reason: reasonFor(decisive),
     trace,
   };
+  // --yes never approves a path outside the project (or code it cannot see); a message must not suggest it.
   const unapprovable = decisive.outside ? decisive : verdicts.find((v) => v.action === 'ask' && v.outside);
+  const outside = unapprovable !== undefined;
   if (action === 'ask' && policy.yes) {
     if (unapprovable) {
       trace.push({ layer: '--yes', note: `not applied: ${unapprovable.note}` });
@@ -190,7 +192,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     const rulePart = decision.rule ? `rule ${decision.rule} (${decision.source})` : 'no allow rule';
     const reason =
       `denied: no user is present to approve this call (ask from layer ${decision.layer}, ${rulePart}: ` +
-      `${decision.reason}). An allow rule or --yes is needed.`;
+      `${decision.reason}). ${outside ? 'An allow rule for the path is needed (--yes does not approve paths outside the project).' : 'An allow rule or --yes is needed.'}`;
     trace.push({ layer: 'headless', action: 'deny', note: reason });
     return { ...decision, action: 'deny', layer: 'headless', reason, trace };
   }

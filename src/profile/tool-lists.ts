@@ -1,6 +1,15 @@
-import { translateToolName } from '../tool/names.js';
+import { CLAUDE_CODE_TEAM_TOOLS, translateToolName } from '../tool/names.js';
 
-export type ToolListResult = { ok: true; tools: string[]; dropped: string[] } | { ok: false; reason: string };
+export type ToolListResult =
+  | {
+      ok: true;
+      tools: string[];
+      /** Names that mean nothing to cadre. */
+      dropped: string[];
+      /** Known names of tools cadre cannot give here (Claude Code's team tools). */
+      unavailable: string[];
+    }
+  | { ok: false; reason: string };
 
 /** A list given as YAML/JSON list or as one comma-separated string (the Claude Code form). */
 export function stringList(value: unknown): string[] | undefined {
@@ -24,7 +33,12 @@ export function translateToolList(value: unknown, key: string): ToolListResult {
   if (!names) return { ok: false, reason: `"${key}" must be a list of tool names` };
   const tools: string[] = [];
   const dropped: string[] = [];
+  const unavailable: string[] = [];
   for (const name of names) {
+    if (CLAUDE_CODE_TEAM_TOOLS.includes(name)) {
+      unavailable.push(name);
+      continue;
+    }
     const mapped = translateToolName(name)?.tools;
     if (!mapped) {
       dropped.push(name);
@@ -32,5 +46,5 @@ export function translateToolList(value: unknown, key: string): ToolListResult {
     }
     for (const tool of mapped) if (!tools.includes(tool)) tools.push(tool);
   }
-  return { ok: true, tools, dropped };
+  return { ok: true, tools, dropped, unavailable };
 }

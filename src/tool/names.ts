@@ -116,5 +116,23 @@ export const FOREIGN_TOOL_NAMES: ReadonlyMap<string, ForeignToolName> = new Map<
 export function translateToolName(name: string): ForeignToolName | undefined {
   if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name) || name.startsWith('mcp__'))
     return { source: 'cadre', tools: [name] };
+  // Claude Code's team tools are known names that stand for no cadre tool (yet): a rule on one is a no-op.
+  if (CLAUDE_CODE_TEAM_TOOLS.includes(name)) return { source: 'claude-code', tools: [] };
   return FOREIGN_TOOL_NAMES.get(name);
 }
+
+/**
+ * Claude Code's team tools (shared task list and messages between teammates, SPEC 16): known names, but
+ * cadre has no team run to give them to a standalone profile or subagent yet.
+ */
+export const CLAUDE_CODE_TEAM_TOOLS: readonly string[] = [
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'TaskOutput',
+  'TaskStop',
+  'SendMessage',
+  'TeamCreate',
+  'TeamDelete',
+];

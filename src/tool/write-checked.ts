@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readlink } from 'node:fs/promises';
+import { type FileHandle, open, readlink } from 'node:fs/promises';
 
 /**
  * Writes `content` to the file at `absolute` — the real path the permission check was made for — and to
@@ -16,6 +16,30 @@ export async function writeChecked(absolute: string, content: string | Uint8Arra
       throw new Error(`${absolute} changed after it was checked (it now leads to ${opened}): not written`);
     await handle.truncate(0);
     await handle.writeFile(content, typeof content === 'string' ? 'utf8' : undefined);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Opens `absolute` for reading only if it is still the file that was checked: without following a final
+ * symlink, and with what was opened read back from `/proc/self/fd/N` (issue 15 point 4).
+ */
+export async function openChecked(absolute: string): Promise<FileHandle> {
+  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => absolute);
+  if (opened !== absolute) {
+    await handle.close();
+    throw new Error(`${absolute} changed after it was checked (it now leads to ${opened}): not read`);
+  }
+  return handle;
+}
+
+/** The whole file, read through openChecked. */
+export async function readChecked(absolute: string): Promise<Buffer> {
+  const handle = await openChecked(absolute);
+  try {
+    return await handle.readFile();
   } finally {
     await handle.close();
   }

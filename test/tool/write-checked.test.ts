@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPermissionGate } from '../../src/permission/gate.js';
-import { writeChecked } from '../../src/tool/write-checked.js';
+import { readChecked, writeChecked } from '../../src/tool/write-checked.js';
 import { makeProject, type Project } from './fixture.js';
 
 /**
@@ -39,6 +39,18 @@ describe('writeChecked', () => {
     symlinkSync(project.outside, join(project.root, 'dir'));
     await expect(writeChecked(target, 'pwned')).rejects.toThrow(/changed after it was checked/);
     expect(readFileSync(join(project.outside, 'a.txt'), 'utf8')).toBe('untouched');
+  });
+});
+
+describe('readChecked', () => {
+  it('reads the checked file and refuses one swapped for a link out after the check', async () => {
+    project = makeProject({ 'dir/a.txt': 'inside' });
+    const target = join(project.root, 'dir', 'a.txt');
+    expect((await readChecked(target)).toString()).toBe('inside');
+    writeFileSync(join(project.outside, 'a.txt'), 'secret');
+    renameSync(join(project.root, 'dir'), join(project.root, 'moved'));
+    symlinkSync(project.outside, join(project.root, 'dir'));
+    await expect(readChecked(target)).rejects.toThrow(/changed after it was checked/);
   });
 });
 

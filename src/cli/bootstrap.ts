@@ -43,6 +43,7 @@ export async function startRuntime(
       loaded: workspace.loaded,
       profiles: workspace.profiles,
       prompts: workspace.prompts,
+      instructions: workspace.instructions,
       mainRoute,
       flags,
       env: workspace.env,

@@ -20,6 +20,8 @@ export interface HeadlessOptions {
   continue?: boolean;
   resume?: string;
   agent?: string;
+  /** `--prompt NAME`: a prompt file selected at start (SPEC 4.1). */
+  prompt?: string;
   model?: string;
   provider?: string;
   safety: SafetyFloor;
@@ -55,6 +57,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     requireProfile(workspace, options.agent);
     const flags: RuntimeFlags = {
       agent: options.agent,
+      prompt: options.prompt,
       model: options.model,
       provider: options.provider,
       safety: options.safety,

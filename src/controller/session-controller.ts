@@ -175,6 +175,7 @@ export class SessionController {
       loaded: workspace.loaded,
       profiles: workspace.profiles,
       prompts: workspace.prompts,
+      instructions: workspace.instructions,
       mainRoute: options.mainRoute ?? resolveMainRoute(workspace.loaded.config, flags, workspace.env),
       flags,
       env: workspace.env,

@@ -13,9 +13,16 @@ export async function runAgentsCommand(options: { json?: boolean; cwd?: string }
     // Warnings are part of the listing itself; prompt-file warnings are added to the profile ones.
     const registry = { ...workspace.profiles, warnings: workspace.warnings };
     const config = workspace.loaded.config;
-    if (options.json)
-      process.stdout.write(`${JSON.stringify(agentsJson(registry, roles, config), null, 2)}\n`);
-    else process.stdout.write(formatAgentsText(registry, roles, config));
+    // Which AGENTS.md / CLAUDE.md files go into the main agent's system prompt.
+    const instructions = workspace.instructions.map((f) => f.path);
+    if (options.json) {
+      const doc = { ...agentsJson(registry, roles, config), instructions };
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      process.stdout.write(formatAgentsText(registry, roles, config));
+      const listed = instructions.length > 0 ? instructions.map((p) => `  ${p}`) : ['  (none)'];
+      process.stdout.write(`\nProject instructions (main agent):\n${listed.join('\n')}\n`);
+    }
     return 0;
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { readRegularTextFile } from '../util/read-text.js';
 import type { LoadWarning } from './types.js';
 

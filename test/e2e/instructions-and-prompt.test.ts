@@ -52,11 +52,8 @@ describe('project instructions (AGENTS.md, CLAUDE.md)', () => {
 });
 
 function servedProjectDir(): string {
-  const dir = join(
-    process.env.TMPDIR ?? '/tmp',
-    `cadre-instr-${process.pid}-${Math.random().toString(36).slice(2)}`,
-  );
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'cadre-instructions-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

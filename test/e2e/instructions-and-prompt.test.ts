@@ -31,9 +31,6 @@ describe('project instructions (AGENTS.md, CLAUDE.md)', () => {
   it('cadre agents shows which files were loaded', async () => {
     const server = await scriptedServer(script());
     const project = servedProject(server, { git: true, files: { 'AGENTS.md': 'Rule.' } });
-    const run = await cadreIn(project, ['agents', '--json']);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).instructions).toEqual([project.path('AGENTS.md')]);
     const text = await cadreIn(project, ['agents']);
     expect(text.stdout).toContain(`Project instructions (main agent):\n  ${project.path('AGENTS.md')}`);
   });

@@ -13,11 +13,10 @@ export async function runAgentsCommand(options: { json?: boolean; cwd?: string }
     // Warnings are part of the listing itself; prompt-file warnings are added to the profile ones.
     const registry = { ...workspace.profiles, warnings: workspace.warnings };
     const config = workspace.loaded.config;
-    // Which AGENTS.md / CLAUDE.md files go into the main agent's system prompt.
+    // The JSON document keeps exactly SPEC 1's keys; the listing also names the instructions files loaded.
     const instructions = workspace.instructions.map((f) => f.path);
     if (options.json) {
-      const doc = { ...agentsJson(registry, roles, config), instructions };
-      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(agentsJson(registry, roles, config), null, 2)}\n`);
     } else {
       process.stdout.write(formatAgentsText(registry, roles, config));
       const listed = instructions.length > 0 ? instructions.map((p) => `  ${p}`) : ['  (none)'];

@@ -85,6 +85,16 @@ function buildProgram(): Command {
       process.exitCode = await runExplainCommand(call, options);
     });
 
+  addAgentOptions(
+    program
+      .command('acp')
+      .description('Agent Client Protocol server over stdio, for editors (Zed and other ACP clients)')
+      .option('--max-turns <n>', 'cap on the main loop turns of each prompt', positiveInt),
+  ).action(async (options) => {
+    const { runAcpCommand } = await import('./commands/acp.js');
+    process.exitCode = await runAcpCommand({ ...options, version: packageJson.version });
+  });
+
   program
     .command('tasks')
     .description('list past subagent tasks; show, merge or discard a retained writer worktree')

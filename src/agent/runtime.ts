@@ -38,6 +38,7 @@ import {
   coordinatorContract,
   resolveCoordination,
 } from '../subagent/dispatch-strategy.js';
+import { createFleetTool } from '../subagent/fleet-tool.js';
 import { SubagentManager } from '../subagent/manager.js';
 import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
@@ -210,6 +211,7 @@ export class AgentRuntime {
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
       writerSandbox: options.writerSandbox,
+      mayDispatch: (name) => this.mayDispatch(name),
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
@@ -540,6 +542,7 @@ export class AgentRuntime {
       ...skillTools,
       task,
       createTaskStatusTool(this.subagents),
+      createFleetTool(this.subagents),
       createQuestionTool(this.user),
       createPlanEnterTool(this.planModeHost),
       createPlanExitTool(this.planModeHost, this.user),

@@ -86,8 +86,7 @@ export async function prepareWriter(
   if (plan.isolation === 'serialize' || repo.kind !== 'git' || repo.head === null)
     return { root: projectRoot };
   const worktree = await addWorktree(repo.top, repo.head, env);
-  const own = await inspectRepo(worktree.path);
-  const snapshot = await snapshotStore(repo.top, repo.commonDir, own.kind === 'git' ? own.gitDir : undefined);
+  const snapshot = await snapshotStore(repo.top, repo.commonDir);
   return {
     root: worktree.path,
     sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir }),

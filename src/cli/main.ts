@@ -25,6 +25,11 @@ function addAgentOptions(command: Command): Command {
     .option('--cwd <dir>', 'run as if started in this directory');
 }
 
+/** Every command and alias, for suggestions; kept live so commands added later are included. */
+function commandNames(program: Command): string[] {
+  return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
 function buildProgram(): Command {
   const program = new Command('cadre')
     .description('A terminal coding agent built around named agent profiles and coordinated subagents')
@@ -41,6 +46,12 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
+    if (!options.print && task.length > 0) {
+      const { wordsWithoutPrintMessage } = await import('./unknown-command.js');
+      throw new UsageError(
+        wordsWithoutPrintMessage(task, commandNames(program), process.stdin.isTTY === true),
+      );
+    }
     const { runHeadlessCommand } = await import('./headless.js');
     process.exitCode = await runHeadlessCommand({ ...options, task });
   });
@@ -111,6 +122,17 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof Error && (error instanceof UsageError || BAD_INPUT_ERRORS.has(error.name))) {
       process.stderr.write(`cadre: ${error.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    // The session database cannot be used (locked, full disk, no permission): the run fails, one line.
+    const code = (error as { code?: unknown }).code;
+    if (
+      error instanceof Error &&
+      (error.name === 'SessionStoreError' || String(code).startsWith('SQLITE_'))
+    ) {
+      const { storeFailureLine } = await import('./store-failure.js');
+      process.stderr.write(`cadre: ${storeFailureLine(error)}\n`);
+      process.exitCode = 1;
       return;
     }
     process.stderr.write(`cadre: ${(error as Error).stack ?? String(error)}\n`);

@@ -35,6 +35,7 @@ import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
+import { parentReserved } from '../subagent/claimed-tools.js';
 import {
   type Coordination,
   coordinatorContract,
@@ -550,7 +551,11 @@ export class AgentRuntime {
     const skillTools = skills.length > 0 ? [createSkillTool(() => this.profiles.skills)] : [];
     const task = createTaskTool(this.subagents, this.usableProfiles());
     return [
-      ...builtinTools(this.projectRoot),
+      ...parentReserved(
+        builtinTools(this.projectRoot),
+        (claim) => this.subagents.schedulerState.reserveMomentarily(claim),
+        this.projectRoot,
+      ),
       ...skillTools,
       task,
       createTaskStatusTool(this.subagents),

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import type { AnyTool } from '../tool/tool.js';
-import type { Lease } from './scheduler.js';
+import type { Claim, Lease, WaitCause } from './scheduler.js';
 
 /** Tools that write exactly the paths their input names (SPEC 10 "path-bound writes"). */
 const PATH_BOUND_WRITERS: ReadonlySet<string> = new Set(['write', 'edit', 'edit_lines', 'apply_patch']);
@@ -43,5 +43,35 @@ export function claimAware(tools: readonly AnyTool[], lease: Lease, root: string
       };
     }
     return tool;
+  });
+}
+
+/**
+ * The parent agent's own path-bound writes (SPEC 10): each takes a momentary reservation of its files in
+ * `root` and fails at once when a running writer's claim holds one; nothing is held afterwards.
+ */
+export function parentReserved(
+  tools: readonly AnyTool[],
+  reserve: (claim: Claim) => WaitCause | undefined,
+  root: string,
+): AnyTool[] {
+  return tools.map((tool) => {
+    if (!PATH_BOUND_WRITERS.has(tool.name)) return tool;
+    return {
+      ...tool,
+      async execute(input, ctx) {
+        const subject = tool.subject(input);
+        const paths = (subject.kind === 'path' ? subject.paths : []).map((path) =>
+          relative(root, isAbsolute(path) ? path : `${root}/${path}`),
+        );
+        const cause = reserve({ checkout: root, paths });
+        if (cause)
+          return {
+            output: `cannot write ${paths.join(', ')} now: ${cause}. A subagent is writing it; wait for it to finish.`,
+            isError: true,
+          };
+        return tool.execute(input, ctx);
+      },
+    };
   });
 }

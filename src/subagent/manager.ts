@@ -81,9 +81,6 @@ const DEFAULT_TIER: Tier = 'readonly';
 /** Coordinated batches run at most this many tasks at once (SPEC 8). */
 const BATCH_RUNNING_CAP = 4;
 
-/** Worktree branches of writers still running in this process: their refs may change meanwhile. */
-const liveWriterBranches = new Set<string>();
-
 /** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
 export interface DispatchOptions {
   /** The dispatching agent, 'main' or a subagent id: the parent link of the asking chain. Default 'main'. */
@@ -535,7 +532,6 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
 
   private recordIsolation(task: LiveTask, prepared: PreparedWriter): void {
     const worktree = prepared.worktree;
-    if (worktree) liveWriterBranches.add(worktree.branch);
     this.host.store.updateTask(task.id, {
       isolation: worktree ? 'worktree' : 'serialize',
       worktreePath: worktree?.path,
@@ -568,29 +564,25 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
   private async settleWriter(task: LiveTask, prepared: PreparedWriter | undefined): Promise<void> {
     const worktree = prepared?.worktree;
     if (!worktree) return;
-    try {
-      const done = await finishWriter(worktree, liveWriterBranches);
-      for (const note of done.undone)
-        this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
-      task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
-      task.writer = done.removed
-        ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
-        : {
-            isolation: 'worktree',
-            branch: worktree.branch,
-            path: worktree.path,
-            removed: false,
-            dirty: done.state.dirty,
-            commits: done.state.commits,
-          };
-      this.host.store.updateTask(task.id, {
-        worktreeState: done.removed ? 'removed' : 'retained',
-        commits: done.state.commits,
-        changedFiles: done.state.changedFiles,
-      });
-    } finally {
-      liveWriterBranches.delete(worktree.branch);
-    }
+    const done = await finishWriter(worktree);
+    for (const note of done.undone)
+      this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
+    task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
+    task.writer = done.removed
+      ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
+      : {
+          isolation: 'worktree',
+          branch: worktree.branch,
+          path: worktree.path,
+          removed: false,
+          dirty: done.state.dirty,
+          commits: done.state.commits,
+        };
+    this.host.store.updateTask(task.id, {
+      worktreeState: done.removed ? 'removed' : 'retained',
+      commits: done.state.commits,
+      changedFiles: done.state.changedFiles,
+    });
   }
 
   private setState(task: LiveTask, state: TaskState): void {

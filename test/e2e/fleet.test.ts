@@ -20,17 +20,15 @@ function mainRequests(server: ScriptedServer, task: string): RecordedRequest[] {
   return server.requests.filter((r) => r.view.messages[0]?.text === task);
 }
 
-/** Per writer (by its prompt), the time from its first request's start to its last request's end. */
-function spans(server: ScriptedServer, system: string): { start: number; end: number }[] {
-  const byPrompt = new Map<string, RecordedRequest[]>();
-  for (const r of server.requests.filter((q) => q.view.system.includes(system))) {
-    const key = r.view.messages[0]?.text ?? '';
-    byPrompt.set(key, [...(byPrompt.get(key) ?? []), r]);
-  }
-  return [...byPrompt.values()].map((rs) => ({
-    start: Math.min(...rs.map((r) => r.startedAt)),
-    end: Math.max(...rs.map((r) => r.endedAt ?? r.startedAt)),
-  }));
+/** Per child prompt, the time from its first request's start to its last request's end. */
+function spans(server: ScriptedServer, prompts: readonly string[]): { start: number; end: number }[] {
+  return prompts.map((prompt) => {
+    const rs = server.requests.filter((r) => r.view.messages[0]?.text === prompt);
+    return {
+      start: Math.min(...rs.map((r) => r.startedAt)),
+      end: Math.max(...rs.map((r) => r.endedAt ?? r.startedAt)),
+    };
+  });
 }
 
 function maxOverlap(intervals: { start: number; end: number }[]): number {
@@ -84,10 +82,17 @@ describe('fleet end to end', () => {
         timeoutMs: TIMEOUT,
       });
       expect(run.code).toBe(0);
-      const fleetSpans = spans(server, 'You are a fleet writer.').filter((s) => s.end - s.start >= 900);
-      expect(fleetSpans).toHaveLength(6);
-      expect(maxOverlap(fleetSpans)).toBe(3);
       const events = jsonLines(run.stdout);
+      const ends = events.filter((e) => e.type === 'subagent_end').map((e) => [e.taskId, e.status, e.error]);
+      expect(
+        ends.filter(([, status]) => status === 'completed'),
+        JSON.stringify(ends),
+      ).toHaveLength(7);
+      const fleetSpans = spans(
+        server,
+        items.map((i) => i.prompt),
+      );
+      expect(maxOverlap(fleetSpans)).toBe(3);
       const starts = events.filter((e) => e.type === 'subagent_start');
       const holder = starts.find((e) => String(e.description).startsWith('w1:'))?.taskId;
       const late = starts.find((e) => e.description === 'also f1')?.taskId;
@@ -102,7 +107,7 @@ describe('fleet end to end', () => {
       expect(dispatched[0]).toMatch(/^Started fleet f-[0-9a-f]+ with 6 items in the background/);
       expect(dispatched[1]).toContain(`waiting for claim: f1.txt held by ${holder}`);
       // The late writer ran only after the item holding f1.txt had finished.
-      const lateSpan = spans(server, 'You are a fleet writer.').find((s) => s.end - s.start < 900);
+      const [lateSpan] = spans(server, ['also f1']);
       const w1 = server.requests.filter((r) => r.view.messages[0]?.text === 'write f1.txt');
       expect(lateSpan?.start).toBeGreaterThanOrEqual(w1.at(-1)?.endedAt ?? Number.POSITIVE_INFINITY);
     },

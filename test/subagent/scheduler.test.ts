@@ -208,7 +208,12 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
   });
 
   it('a writer that ran bash is widened back to the whole workspace and can no longer shrink', async () => {
-    const { scheduler, leases } = schedule(WIDE, [writer('w', ['a.ts'])]);
+    const shrinkable: SlotRequest = {
+      taskId: 'w',
+      writer: true,
+      claim: { ...claim('workspace'), shrinkable: true },
+    };
+    const { scheduler, leases } = schedule(WIDE, [shrinkable]);
     await scheduler.waitFor((s) => s.runningCount === 1);
     await Promise.resolve();
     const lease = leases.get('w') as Lease;

@@ -136,7 +136,10 @@ export class AcpSession {
       case 'refused':
         // A command's refusal was shown as its output; anything else refused (a closed session) is an error.
         if (outcome.command === undefined)
-          throw RequestError.invalidRequest({ sessionId: this.id }, outcome.error ?? 'the prompt was refused');
+          throw RequestError.invalidRequest(
+            { sessionId: this.id },
+            outcome.error ?? 'the prompt was refused',
+          );
         return 'end_turn';
       default:
         // A refused command was shown as the command's output; the turn itself ended normally.

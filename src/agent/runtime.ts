@@ -36,11 +36,13 @@ import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
+import { parentReserved } from '../subagent/claimed-tools.js';
 import {
   type Coordination,
   coordinatorContract,
   resolveCoordination,
 } from '../subagent/dispatch-strategy.js';
+import { createFleetTool } from '../subagent/fleet-tool.js';
 import { SubagentManager } from '../subagent/manager.js';
 import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
@@ -221,6 +223,7 @@ export class AgentRuntime {
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
       writerSandbox: options.writerSandbox,
+      mayDispatch: (name) => this.mayDispatch(name),
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
@@ -560,10 +563,15 @@ export class AgentRuntime {
     const skillTools = skills.length > 0 ? [createSkillTool(() => this.profiles.skills)] : [];
     const task = createTaskTool(this.subagents, this.usableProfiles());
     return [
-      ...builtinTools(this.projectRoot),
+      ...parentReserved(
+        builtinTools(this.projectRoot),
+        (claim) => this.subagents.schedulerState.reserveMomentarily(claim),
+        this.projectRoot,
+      ),
       ...skillTools,
       task,
       createTaskStatusTool(this.subagents),
+      createFleetTool(this.subagents),
       createQuestionTool(this.user),
       createPlanEnterTool(this.planModeHost),
       createPlanExitTool(this.planModeHost, this.user),

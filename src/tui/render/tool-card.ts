@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { Theme } from '../theme.js';
+import { truncate } from './box.js';
 import { callDiffText, renderUnifiedDiff } from './diff.js';
 
 /** One tool call as the transcript shows it. */

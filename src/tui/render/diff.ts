@@ -4,7 +4,7 @@ import wrapAnsi from 'wrap-ansi';
 import type { Theme } from '../theme.js';
 
 /** Cuts a line into pieces of at most `width` columns; diff lines keep their spacing. */
-function fit(line: string, width: number): string[] {
+function fitWidth(line: string, width: number): string[] {
   return stringWidth(line) <= width ? [line] : wrapAnsi(line, width, { hard: true, trim: false }).split('\n');
 }
 
@@ -22,7 +22,7 @@ function styleDiffLine(line: string, theme: Theme): string {
 export function renderUnifiedDiff(patch: string, width: number, theme: Theme): string[] {
   const lines = patch.replace(/\n$/, '').split('\n');
   return lines.flatMap((line) =>
-    fit(line.replace(/\t/g, '  '), width).map((piece) => styleDiffLine(piece, theme)),
+    fitWidth(line.replace(/\t/g, '  '), width).map((piece) => styleDiffLine(piece, theme)),
   );
 }
 

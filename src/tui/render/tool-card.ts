@@ -46,9 +46,7 @@ function titleLine(card: ToolCardView, width: number, theme: Theme): string {
       ? style.dim(` ${(card.durationMs / 1000).toFixed(1)}s`)
       : '';
   const line = `${marker} ${who}${style.bold(name)}${rest}${seconds}`;
-  return stringWidth(line) <= width
-    ? line
-    : `${wrapAnsi(line, width - 1, { hard: true, trim: false }).split('\n')[0]}${glyphs.ellipsis.slice(0, 1)}`;
+  return truncate(line, width, glyphs.ellipsis);
 }
 
 /** What the body says in place of a long plain result, where a count says more than the text. */

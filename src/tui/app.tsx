@@ -39,17 +39,20 @@ const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const BRACKETED_PASTE_START = '[200~';
 const BRACKETED_PASTE_END = '[201~';
 
+function sizeOf(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
+  return { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+}
+
 function useTerminalSize(): { columns: number; rows: number; epoch: number } {
   const { stdout } = useStdout();
-  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState(() => ({ ...read(), epoch: 0 }));
+  const [size, setSize] = useState(() => ({ ...sizeOf(stdout), epoch: 0 }));
   useEffect(() => {
     let timer: NodeJS.Timeout | undefined;
     const onResize = () => {
       clearTimeout(timer);
       // A drag sends many events; the transcript is printed again once it settles.
       timer = setTimeout(() => {
-        const next = read();
+        const next = sizeOf(stdout);
         setSize((previous) => {
           if (previous.columns === next.columns && previous.rows === next.rows) return previous;
           // Printed lines do not re-flow: the screen is cleared and the transcript printed again at the new width.
@@ -141,14 +144,13 @@ export function App(props: AppProps) {
     if (store.quit) exit();
   });
 
+  const initialSent = useRef(false);
   useEffect(() => {
-    if (props.initialPrompt) {
-      history.add(props.initialPrompt);
-      session.submit(props.initialPrompt);
-    }
-    // Once, at start.
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the first prompt is sent once
-  }, []);
+    if (initialSent.current || !props.initialPrompt) return;
+    initialSent.current = true;
+    history.add(props.initialPrompt);
+    session.submit(props.initialPrompt);
+  }, [props.initialPrompt, history, session]);
 
   const edit = useCallback(
     (next: E.EditorState) => {

@@ -264,8 +264,10 @@ export class TranscriptStore {
 
   /** Prints tool card `number` again below, in full. False when there is no such card. */
   expand(number: number): boolean {
-    const item = this.items.find((i) => i.kind === 'tool' && i.card.number === number);
-    if (!item || item.kind !== 'tool') return false;
+    const item = this.items.find(
+      (i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool' && i.card.number === number,
+    );
+    if (item === undefined) return false;
     this.push({ kind: 'tool', card: item.card, expanded: true });
     this.changed();
     return true;

@@ -149,3 +149,16 @@ export class TerminalSession {
     this.term.resize(cols, rows);
   }
 }
+
+/** `cadre <args>` in a real terminal, in a test project with its own global config dir. */
+export function cadreTerminal(
+  project: { dir: string; configDir: string },
+  args: string[] = [],
+  options: Omit<TerminalOptions, 'cwd'> = {},
+): TerminalSession {
+  return new TerminalSession(args, {
+    ...options,
+    cwd: project.dir,
+    env: { CADRE_CONFIG_DIR: project.configDir, CADRE_RETRY_BASE_MS: '5', NO_COLOR: '1', ...options.env },
+  });
+}

@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../../agent/events.js';
 import type {
   ControllerEvent,
@@ -8,6 +9,7 @@ import type {
 import { splitSettled } from '../markdown/render.js';
 import type { ToolCardView } from '../render/tool-card.js';
 import { describeCall } from './describe-call.js';
+import { replayItems } from './replay.js';
 
 /** One finished entry of the transcript: printed once (ink's Static), re-printed only on resize. */
 export type TranscriptItem =
@@ -84,6 +86,15 @@ export class TranscriptStore {
   /** Adds an entry the view makes itself (the welcome line, a local command's answer). */
   add(item: ItemInput): void {
     this.push(item);
+    this.changed();
+  }
+
+  /** A resumed conversation, shown as it went. */
+  replay(messages: readonly ModelMessage[]): void {
+    for (const item of replayItems(messages)) {
+      if (item.kind === 'tool') this.push({ ...item, card: { ...item.card, number: ++this.cardCount } });
+      else this.push(item);
+    }
     this.changed();
   }
 

@@ -1,5 +1,6 @@
 import type { AskAnswer, PermissionAsk, PermissionDecision } from '../permission/types.js';
 import type { TokenUsage } from '../provider/pricing.js';
+import type { WaitCause } from '../subagent/scheduler.js';
 
 /**
  * Everything the runtime reports, as one discriminated union. `agent` is 'main' or a subagent's id, so
@@ -30,20 +31,43 @@ export type AgentEvent =
   | { type: 'error'; agent: string; message: string }
   | { type: 'turn_end'; agent: string; turn: number; finishReason: string }
   | {
+      /** `agent` is the dispatching agent ('main' or a subagent id): the parent link of the asking chain. */
       type: 'subagent_start';
       agent: string;
       taskId: string;
       profile: string | null;
       description: string;
       background: boolean;
+      /** The coordinator batch it belongs to (SPEC 8); absent outside coordinated dispatch. */
+      batchId?: string;
+      /** `readonly`/`readwrite`/`toolless`. */
+      tier?: string;
     }
   | {
       type: 'subagent_queued';
       agent: string;
       taskId: string;
       position: number;
-      /** What it waits for: a subagent slot, or the single writer slot of the parent checkout. */
-      cause: 'slots' | 'writer';
+      /** What it waits for; emitted again whenever the cause changes while it waits. */
+      cause: WaitCause;
+      batchId?: string;
+    }
+  | {
+      /** A writer's checkout is decided: its own worktree, or the parent checkout one writer at a time. */
+      type: 'subagent_isolation';
+      agent: string;
+      taskId: string;
+      isolation: 'worktree' | 'serialize';
+      worktree?: string;
+      branch?: string;
+    }
+  | {
+      /** Every task of a coordinator batch is terminal; `text` is the one reconciliation message. */
+      type: 'batch_reconciled';
+      agent: string;
+      batchId: string;
+      taskIds: string[];
+      text: string;
     }
   | {
       type: 'subagent_end';
@@ -53,6 +77,7 @@ export type AgentEvent =
       result?: string;
       error?: string;
     }
+  | { type: 'plan_mode'; agent: string; active: boolean }
   | { type: 'done'; agent: string; result: string; isError: boolean };
 
 export type EmitEvent = (event: AgentEvent) => void;

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
-import type { PermissionGateOptions, ToolPolicy } from '../permission/gate.js';
+import type { SafetyFloor } from '../permission/decide.js';
+import {
+  type CadrePermissionGate,
+  createPermissionGate,
+  type PermissionGateOptions,
+  type ToolPolicy,
+} from '../permission/gate.js';
 import type { PromptFile } from '../profile/prompts.js';
 import type { Profile } from '../profile/types.js';
 
@@ -38,6 +44,32 @@ export function permissionLayers(loaded: LoadedConfig, profile?: Profile, prompt
         }
       : undefined,
   };
+}
+
+export interface SessionGateOptions {
+  root: string;
+  loaded: LoadedConfig;
+  safety: SafetyFloor;
+  profile?: Profile;
+  prompt?: PromptFile;
+  operator?: { file: string; text: string };
+  yes: boolean;
+  headless?: boolean;
+}
+
+/**
+ * The main agent's gate from its layers (SPEC 6.4): one composition shared by the session itself,
+ * `/why` and `cadre permissions explain`, so what explain prints is what the session decides.
+ */
+export function composeSessionGate(options: SessionGateOptions): CadrePermissionGate {
+  return createPermissionGate({
+    root: options.root,
+    safety: options.safety,
+    ...permissionLayers(options.loaded, options.profile, options.prompt),
+    operator: options.operator,
+    yes: options.yes,
+    headless: options.headless,
+  });
 }
 
 /** `--permissions <file>`: read once; a missing file is bad usage. */

@@ -12,7 +12,8 @@ export interface LoopOptions {
   system: string;
   /** The conversation so far, ending with the new user message. Not mutated. */
   messages: ModelMessage[];
-  toolSpecs: ToolSpec[];
+  /** A function when the list may change mid-run (plan mode changes the floor). */
+  toolSpecs: ToolSpec[] | (() => ToolSpec[]);
   tools: Omit<ToolRunnerDeps, 'emit' | 'agent'>;
   maxTurns: number;
   emit: EmitEvent;
@@ -89,7 +90,7 @@ async function modelTurn(
     for await (const part of callModel({
       system: opts.system,
       messages,
-      tools: opts.toolSpecs,
+      tools: typeof opts.toolSpecs === 'function' ? opts.toolSpecs() : opts.toolSpecs,
       signal: opts.signal,
     })) {
       if (part.type === 'text' || part.type === 'reasoning') {

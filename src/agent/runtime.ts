@@ -3,7 +3,9 @@ import type { ModelMessage } from 'ai';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
-import { type CadrePermissionGate, createPermissionGate } from '../permission/gate.js';
+import { callFromSpec } from '../permission/explain.js';
+import type { CadrePermissionGate } from '../permission/gate.js';
+import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
   type ActivationState,
   activateProfile,
@@ -11,6 +13,7 @@ import {
   type EffectiveView,
   effectiveView,
   type LayerChange,
+  overrideSettings,
   selectPrompt,
 } from '../profile/activation.js';
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
@@ -21,20 +24,31 @@ import { addUsage, contextWindowOf, costOf, type TokenUsage, ZERO_USAGE } from '
 import {
   aliasRoute,
   describeRoute,
+  type Effort,
   type ModelParams,
   type ModelRoute,
   resolveModelReference,
 } from '../provider/route.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { createSkillTool } from '../skill/tool.js';
+import {
+  type Coordination,
+  coordinatorContract,
+  resolveCoordination,
+} from '../subagent/dispatch-strategy.js';
 import { SubagentManager } from '../subagent/manager.js';
+import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
-import { createToolContext } from '../tool/context.js';
+import { createTodoStore, createToolContext } from '../tool/context.js';
+import { createPlanEnterTool } from '../tool/plan-enter.js';
+import { createPlanExitTool } from '../tool/plan-exit.js';
+import type { PlanMode } from '../tool/plan-mode.js';
+import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
-import type { AnyTool, ToolContext } from '../tool/tool.js';
-import { compactIfNeeded } from './compaction.js';
+import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
+import { compactIfNeeded, compactionSplit, transcriptOf, withSummary } from './compaction.js';
 import type { EmitEvent } from './events.js';
-import { permissionLayers, readOperatorFile } from './gate-options.js';
+import { composeSessionGate, permissionLayers, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -43,6 +57,7 @@ import reviewModeReminder from './prompts/mode-review.txt';
 import defaultSystemPrompt from './prompts/system.txt';
 import { type Asker, headlessAsker, type PermissionDenialRecord } from './tool-runner.js';
 import { toolSpecsFor } from './tool-specs.js';
+import { headlessUser, type UserChannel } from './user-channel.js';
 
 export interface RuntimeFlags {
   agent?: string;
@@ -64,8 +79,15 @@ export interface RuntimeOptions {
   flags: RuntimeFlags;
   env: NodeJS.ProcessEnv;
   emit: EmitEvent;
-  /** Answers asks; absent means no user is present (headless). */
+  /**
+   * Answers asks; absent means no user is present (headless). With it the session is live: a turn ends
+   * without waiting for background work, whose results start a turn of their own (SPEC 7.3).
+   */
   ask?: Asker;
+  /** Answers `question` and plan approvals; absent: the headless answers (SPEC 5). */
+  user?: UserChannel;
+  /** The directory the session was started from, for its record (default: the project root). */
+  cwd?: string;
   store: SessionStore;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
@@ -85,7 +107,6 @@ const MODE_REMINDERS: Record<string, string> = {
  */
 export class AgentRuntime {
   readonly projectRoot: string;
-  readonly session: SessionRecord;
   readonly permissionDenials: PermissionDenialRecord[] = [];
   private state: ActivationState;
   private view!: EffectiveView;
@@ -99,11 +120,23 @@ export class AgentRuntime {
   private usage: TokenUsage = ZERO_USAGE;
   private cost: number | null = null;
   private turn: number;
-  private readonly context: ToolContext;
+  private currentSession: SessionRecord;
+  private context: ToolContext;
   private readonly approvals: string[];
   private readonly lifetime = new AbortController();
   private mcp?: McpManager;
+  private profiles: ProfileRegistry;
+  private prompts: PromptSet;
+  private planMode = false;
+  private readonly user: UserChannel;
+  /** The gate the loop holds: always the current composition, so plan mode applies mid-turn. */
+  private readonly liveGate: PermissionGate = {
+    visibleTools: (tools) => this.gate.visibleTools(tools),
+    decide: (call) => this.gate.decide(call),
+    approve: (rule) => this.gate.approve(rule),
+  };
   readonly subagents: SubagentManager;
+  private coordination?: Coordination;
 
   private constructor(
     private readonly options: RuntimeOptions,
@@ -111,19 +144,27 @@ export class AgentRuntime {
     history: ModelMessage[],
   ) {
     this.projectRoot = realpathSync(options.loaded.projectRoot);
-    this.session = session;
+    this.currentSession = session;
+    this.profiles = options.profiles;
+    this.prompts = options.prompts;
+    this.user = options.user ?? headlessUser(options.flags.yes);
     this.messages = history;
     this.turn = options.store.lastTurn(session.id) ?? 0;
     this.approvals = options.store.approvals(session.id);
     this.context = createToolContext({ root: this.projectRoot, agent: 'main', sessionId: session.id });
     this.state = { base: { prompt: defaultSystemPrompt } };
+    const runtime = this;
     this.subagents = new SubagentManager({
       projectRoot: this.projectRoot,
       config: options.loaded.config,
       env: options.env,
-      profiles: options.profiles,
+      get profiles() {
+        return runtime.profiles;
+      },
       mainRoute: options.mainRoute,
-      parentSessionId: session.id,
+      get parentSessionId() {
+        return runtime.currentSession.id;
+      },
       store: options.store,
       parentGate: () => this.gate,
       childGateOptions: (profile) => ({
@@ -181,7 +222,7 @@ export class AgentRuntime {
     const created = session === undefined;
     session ??= store.createSession({
       projectRoot: realpathSync(loaded.projectRoot),
-      cwd: process.cwd(),
+      cwd: options.cwd ?? realpathSync(loaded.projectRoot),
       agent: flags.agent,
       model: options.mainRoute.model,
     });
@@ -193,6 +234,7 @@ export class AgentRuntime {
       } else {
         runtime.recompute();
       }
+      runtime.resolveCoordination();
       return runtime;
     } catch (error) {
       // A start that fails (bad operator file, malformed rule) leaves no empty session for --continue to find.
@@ -201,8 +243,72 @@ export class AgentRuntime {
     }
   }
 
+  /**
+   * `subagent_dispatch_strategy` against the profiles this session may really dispatch (SPEC 8): throws
+   * ConfigError for `full` without both tiers; warnings for the rest.
+   */
+  private resolveCoordination(): void {
+    const coordination = resolveCoordination({
+      configured: this.options.loaded.config.subagent_dispatch_strategy,
+      profiles: [...this.profiles.profiles.values()],
+      dispatchable: (profile) => this.mayDispatch(profile.name),
+      toolsOf: (profile) => this.subagents.toolNamesOf(profile),
+    });
+    for (const message of coordination.warnings)
+      this.options.emit({ type: 'warning', agent: 'main', message });
+    this.coordination = coordination;
+    this.subagents.setCoordination(coordination);
+  }
+
+  /** The coordination in force (SPEC 8). */
+  get dispatchStrategy(): Coordination['strategy'] {
+    return this.coordination?.strategy ?? 'off';
+  }
+
+  get session(): SessionRecord {
+    return this.currentSession;
+  }
+
   get activeProfile(): string | undefined {
     return this.view.activeProfile;
+  }
+
+  get activePrompt(): string | undefined {
+    return this.view.activePrompt;
+  }
+
+  get effort(): Effort | undefined {
+    return this.view.effort;
+  }
+
+  /** The floor in force: `--safety`, or read-only while plan mode is on. */
+  get safety(): SafetyFloor {
+    return this.planMode ? 'read-only' : this.options.flags.safety;
+  }
+
+  get inPlanMode(): boolean {
+    return this.planMode;
+  }
+
+  get todos(): TodoItem[] {
+    return this.context.todos.get();
+  }
+
+  /** The conversation as the model will see it next (plain JSON). */
+  get conversation(): readonly ModelMessage[] {
+    return this.messages;
+  }
+
+  get loadedConfig(): LoadedConfig {
+    return this.options.loaded;
+  }
+
+  get profileRegistry(): ProfileRegistry {
+    return this.profiles;
+  }
+
+  get promptSet(): PromptSet {
+    return this.prompts;
   }
 
   get modelRoute(): ModelRoute {
@@ -229,12 +335,12 @@ export class AgentRuntime {
   }
 
   knownProfiles(): string[] {
-    return profileNames(this.options.profiles);
+    return profileNames(this.profiles);
   }
 
   /** `/agent <name>`: unknown names leave everything as it was. */
   activateProfile(name: string): LayerChange {
-    return this.applyChange(activateProfile(this.state, name, this.options.profiles));
+    return this.applyChange(activateProfile(this.state, name, this.profiles));
   }
 
   /** `/agent off`: prompt body, denies, model, effort and temperature come back in one step. */
@@ -245,7 +351,136 @@ export class AgentRuntime {
 
   /** `/prompt <name>` or `/prompt default`. */
   selectPrompt(name: string): LayerChange {
-    return this.applyChange(selectPrompt(this.state, name, this.options.prompts.prompts));
+    return this.applyChange(selectPrompt(this.state, name, this.prompts.prompts));
+  }
+
+  /**
+   * `/model <alias|name>` and `/effort <level>`: set on the top layer (see overrideSettings). A model
+   * reference that cannot be routed (an alias whose key is not set) changes nothing.
+   */
+  override(settings: { model?: string; effort?: Effort }): { ok: true } | { ok: false; message: string } {
+    const previous = this.state;
+    this.state = overrideSettings(this.state, settings);
+    try {
+      this.recompute();
+      return { ok: true };
+    } catch (error) {
+      this.state = previous;
+      this.recompute();
+      if (error instanceof ConfigError) return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * `/agents reload`: new profile and prompt sets. The active profile (and prompt) stay on in their new
+   * definition when they still exist, else they are turned off; the `task` enum follows from the next turn.
+   */
+  reloadProfiles(profiles: ProfileRegistry, prompts: PromptSet): string[] {
+    const notes: string[] = [];
+    this.profiles = profiles;
+    this.prompts = prompts;
+    const { profileLayer, promptLayer } = this.state;
+    let state = this.state;
+    if (profileLayer) {
+      const fresh = profiles.profiles.get(profileLayer.name);
+      state = deactivateProfile(state);
+      if (fresh) state = { ...state, profileLayer: fresh };
+      else notes.push(`profile "${profileLayer.name}" no longer exists: /agent off`);
+    }
+    if (promptLayer) {
+      const fresh = prompts.prompts.get(promptLayer.name);
+      state = { ...state, promptLayer: fresh };
+      if (!fresh) notes.push(`prompt "${promptLayer.name}" no longer exists: /prompt default`);
+    }
+    this.state = state;
+    this.recompute();
+    try {
+      this.resolveCoordination();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      notes.push(`${error.message}; the coordination in force is kept`);
+    }
+    return notes;
+  }
+
+  /** `/why <tool>(<input>)`: the current gate's decision with its trace, as `permissions explain` prints it. */
+  explain(spec: string): Promise<PermissionDecision> {
+    return this.gate.decide(callFromSpec(spec));
+  }
+
+  /** Background results (or other queued reminders) the main agent has not seen yet. */
+  hasPendingReminders(): boolean {
+    return this.subagents.pendingReminders().length > 0;
+  }
+
+  /**
+   * `/clear`: a fresh conversation in a new session record; layers, approvals and running subagents stay.
+   */
+  clear(): SessionRecord {
+    const previous = this.currentSession;
+    const session = this.options.store.createSession({
+      projectRoot: previous.projectRoot,
+      cwd: previous.cwd,
+      agent: this.view.activeProfile,
+      model: this.route.model,
+    });
+    for (const rule of this.approvals) this.options.store.addApproval(session.id, rule);
+    this.currentSession = session;
+    this.messages = [];
+    this.turn = 0;
+    this.context = { ...this.context, sessionId: session.id, todos: createTodoStore() };
+    return session;
+  }
+
+  /** `/compact`: summarize the older part of the conversation now; undefined when there is too little. */
+  async compactNow(signal: AbortSignal): Promise<{ before: number; after: number } | undefined> {
+    const split = compactionSplit(this.messages);
+    if (split === undefined) return undefined;
+    const summary = await this.summarize(transcriptOf(this.messages.slice(0, split)), signal);
+    const before = this.messages.length;
+    this.messages = withSummary(summary.trim(), this.messages.slice(split));
+    this.options.emit({
+      type: 'compaction',
+      agent: 'main',
+      messagesBefore: before,
+      messagesAfter: this.messages.length,
+    });
+    return { before, after: this.messages.length };
+  }
+
+  /**
+   * `/<profile> <task>`: the profile runs as a real isolated subagent; the conversation keeps the task and
+   * the child's final answer, never its working context (SPEC 11).
+   */
+  async delegate(profile: string, task: string, signal: AbortSignal): Promise<LiveTask> {
+    let live: LiveTask | undefined;
+    const result = await this.subagents.dispatch({ prompt: task, agent: profile }, signal, 'main', (t) => {
+      live = t;
+    });
+    if (!live) throw new Error(result.output);
+    const answer =
+      live.state === 'completed' ? (live.result ?? '') : `(${live.state.replace('_', ' ')}) ${result.output}`;
+    const added: ModelMessage[] = [
+      { role: 'user', content: `/${profile} ${task}` },
+      { role: 'assistant', content: `[${profile} subagent] ${answer}` },
+    ];
+    this.options.store.appendMessages(this.currentSession.id, added, this.turn + 1);
+    this.turn += 1;
+    this.messages = [...this.messages, ...added];
+    return live;
+  }
+
+  private readonly planModeHost: PlanMode = {
+    active: () => this.planMode,
+    enter: () => this.setPlanMode(true),
+    exit: () => this.setPlanMode(false),
+  };
+
+  private setPlanMode(active: boolean): void {
+    this.planMode = active;
+    this.recompute();
+    this.options.emit({ type: 'plan_mode', agent: 'main', active });
   }
 
   private applyChange(change: LayerChange): LayerChange {
@@ -261,14 +496,15 @@ export class AgentRuntime {
   /** The one place the effective session is derived from the layers (SPEC 4.1). */
   private recompute(): void {
     const { loaded, flags, env, mainRoute } = this.options;
-    this.view = effectiveView(this.state, this.options.profiles);
-    this.route = this.view.model
-      ? resolveModelReference(this.view.model, mainRoute, loaded.config, env)
-      : mainRoute;
-    this.gate = createPermissionGate({
+    const view = effectiveView(this.state, this.profiles);
+    this.route = view.model ? resolveModelReference(view.model, mainRoute, loaded.config, env) : mainRoute;
+    this.view = view;
+    this.gate = composeSessionGate({
       root: this.projectRoot,
-      safety: flags.safety,
-      ...permissionLayers(loaded, this.state.profileLayer, this.state.promptLayer),
+      loaded,
+      safety: this.safety,
+      profile: this.state.profileLayer,
+      prompt: this.state.promptLayer,
       operator: this.operator,
       yes: flags.yes,
       headless: !this.options.ask && !flags.yes,
@@ -282,44 +518,61 @@ export class AgentRuntime {
   }
 
   private universe(): AnyTool[] {
-    const skills = this.options.profiles.skills;
-    const skillTools = skills.length > 0 ? [createSkillTool(() => this.options.profiles.skills)] : [];
+    const skills = this.profiles.skills;
+    const skillTools = skills.length > 0 ? [createSkillTool(() => this.profiles.skills)] : [];
     const task = createTaskTool(this.subagents, this.usableProfiles());
     return [
       ...builtinTools(this.projectRoot),
       ...skillTools,
       task,
       createTaskStatusTool(this.subagents),
+      createQuestionTool(this.user),
+      createPlanEnterTool(this.planModeHost),
+      createPlanExitTool(this.planModeHost, this.user),
       ...(this.mcp?.tools() ?? []),
     ];
   }
 
   /** Profiles the `task` tool may name: those no rule denies as `task(<name>)` (SPEC 7.1). */
   private usableProfiles() {
-    return [...this.options.profiles.profiles.values()].filter(
-      (profile) =>
-        this.gate.decideAnalysed({
-          call: {
-            tool: 'task',
-            subject: { kind: 'name', value: profile.name },
-            safety: 'read',
-            agent: 'main',
-          },
-        }).action !== 'deny',
+    return [...this.profiles.profiles.values()].filter((profile) => this.mayDispatch(profile.name));
+  }
+
+  private mayDispatch(name: string): boolean {
+    return (
+      this.gate.decideAnalysed({
+        call: { tool: 'task', subject: { kind: 'name', value: name }, safety: 'read', agent: 'main' },
+      }).action !== 'deny'
     );
   }
 
   private systemText(): string {
     const environment = `Environment: the project root is ${this.projectRoot}; platform ${process.platform}.`;
     const mode = MODE_REMINDERS[this.view.mode] ?? '';
-    return [this.view.systemPrompt, mode, this.view.skillCatalog, environment]
+    const contract = this.coordination ? coordinatorContract(this.coordination) : '';
+    return [this.view.systemPrompt, mode, contract, this.view.skillCatalog, environment]
       .filter((s) => s !== '')
       .join('\n\n');
   }
 
   /** Runs one user message to completion. */
-  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
+  prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
+    return this.runTurn({ role: 'user', content: text }, signal);
+  }
+
+  /**
+   * A turn nobody typed: the pending reminders (background results) are delivered and the main agent
+   * goes on from them (SPEC 7.3). Nothing pending: nothing runs.
+   */
+  resume(signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
+    return this.runTurn(undefined, signal);
+  }
+
+  private async runTurn(userMessage: ModelMessage | undefined, signal: AbortSignal): Promise<LoopResult> {
     const { store, emit } = this.options;
+    if (!userMessage && !this.hasPendingReminders()) {
+      return { text: '', messages: this.messages, usage: ZERO_USAGE, turns: 0, stopReason: 'completed' };
+    }
     const route = this.route;
     const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
     const callModel = await this.modelCallerFor(route, params);
@@ -329,32 +582,28 @@ export class AgentRuntime {
       this.recompute();
     }
     const runSignal = AbortSignal.any([signal, this.lifetime.signal]);
-    const cancelChildren = () => this.subagents.cancelAll('the run was cancelled');
-    signal.addEventListener('abort', cancelChildren, { once: true });
-    const userMessage: ModelMessage = { role: 'user', content: text };
     const turnBase = this.turn;
-    store.appendMessages(this.session.id, [userMessage], turnBase);
+    const session = this.currentSession;
+    if (userMessage) store.appendMessages(session.id, [userMessage], turnBase);
     emit({
       type: 'session_start',
       agent: 'main',
-      sessionId: this.session.id,
+      sessionId: session.id,
       model: describeRoute(route),
       profile: this.view.activeProfile,
     });
     // Kept current turn by turn: subagents dispatched mid-run build their facts pack from it.
-    this.messages = [...this.messages, userMessage];
+    if (userMessage) this.messages = [...this.messages, userMessage];
     let result: LoopResult;
     try {
       result = await this.runLoop(route, callModel, runSignal, turnBase);
     } catch (error) {
-      store.updateSession(this.session.id, { status: 'failed' });
+      store.updateSession(session.id, { status: 'failed' });
       throw error;
-    } finally {
-      signal.removeEventListener('abort', cancelChildren);
     }
     this.messages = result.messages;
     this.turn = turnBase + result.turns;
-    store.updateSession(this.session.id, {
+    store.updateSession(session.id, {
       status:
         result.stopReason === 'completed'
           ? 'completed'
@@ -379,10 +628,10 @@ export class AgentRuntime {
       callModel,
       system: this.systemText(),
       messages: this.messages,
-      toolSpecs: this.specs,
+      toolSpecs: () => this.specs,
       tools: {
         tools: new Map(this.universeTools.map((t) => [t.name, t])),
-        gate: this.gate,
+        gate: this.liveGate,
         ask: this.options.ask ?? headlessAsker,
         context: { ...this.context, signal: runSignal },
         onDenied: (record) => this.permissionDenials.push(record),
@@ -408,14 +657,16 @@ export class AgentRuntime {
       reminders: {
         pending: () => this.subagents.pendingReminders(),
         delivered: (ids) => this.subagents.remindersDelivered(ids),
-        wait: (s) => this.subagents.waitForReminders(s),
+        // A live session ends the turn and is resumed by the result; a headless run waits for it.
+        wait: async (s) =>
+          this.options.ask ? this.hasPendingReminders() : this.subagents.waitForReminders(s),
       },
       costOf: (usage) => costOf(route.model, usage),
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
-        store.appendMessages(this.session.id, added, turnBase + turn);
+        store.appendMessages(this.currentSession.id, added, turnBase + turn);
         this.messages = [...this.messages, ...added];
-        store.recordUsage(this.session.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
+        store.recordUsage(this.currentSession.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
         this.usage = addUsage(this.usage, usage);
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;
       },
@@ -426,7 +677,7 @@ export class AgentRuntime {
   private rememberApproval(rule: string): void {
     if (!this.approvals.includes(rule)) this.approvals.push(rule);
     this.gate.approve(rule);
-    this.options.store.addApproval(this.session.id, rule);
+    this.options.store.addApproval(this.currentSession.id, rule);
   }
 
   /** A role's route when the role is routed to a provider alias (SPEC 4.3); undefined when off. */

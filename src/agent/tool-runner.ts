@@ -7,8 +7,11 @@ import type { AnyTool, SafetyClass, ToolContext, ToolResult } from '../tool/tool
 import type { EmitEvent } from './events.js';
 import type { StreamedToolCall } from './model-stream.js';
 
-/** Answers an ask: a UI asks its user; a headless run has no user (see headlessAsker). */
-export type Asker = (ask: PermissionAsk) => Promise<AskAnswer>;
+/**
+ * Answers an ask: a UI asks its user; a headless run has no user (see headlessAsker). `signal` is the
+ * asking agent's: when its run is cancelled the ask is withdrawn (and answered deny).
+ */
+export type Asker = (ask: PermissionAsk, signal: AbortSignal) => Promise<AskAnswer>;
 
 export interface PermissionDenialRecord {
   agent: string;
@@ -122,7 +125,7 @@ async function authorize(
     decision,
   };
   deps.emit({ type: 'permission_ask', agent: deps.agent, ask });
-  const answer = await deps.ask(ask);
+  const answer = await deps.ask(ask, deps.context.signal);
   deps.emit({ type: 'permission_answer', agent: deps.agent, askId: ask.id, answer });
   switch (answer.kind) {
     case 'allow_once':
@@ -194,6 +197,9 @@ async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<To
   let result: ToolResult;
   if (prepared.early || !tool) {
     result = prepared.early ?? { output: 'internal error: no tool', isError: true };
+  } else if (deps.context.signal.aborted) {
+    // An interrupt during an ask stops the turn: the calls after it do not run.
+    result = { output: 'Not run: the run was cancelled.', isError: true };
   } else {
     try {
       result = await tool.execute(prepared.input, deps.context);

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
+import type { SessionController } from '../controller/session-controller.js';
+import { isAgentEvent } from '../controller/types.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
-import { openWorkspace, printWarnings, requireProfile, startRuntime } from './bootstrap.js';
+import type { SessionStore } from '../session/store.js';
+import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 
@@ -37,7 +40,10 @@ function readTask(options: HeadlessOptions): string {
   return task;
 }
 
-/** `cadre -p`: one task to completion, the answer on stdout (SPEC 1). Returns the exit code. */
+/**
+ * `cadre -p`: one task to completion, the answer on stdout (SPEC 1). Returns the exit code. A thin client
+ * of the session controller: the task goes through `submit`, so a leading `/command` runs that command.
+ */
 export async function runHeadlessCommand(options: HeadlessOptions): Promise<number> {
   // Without -p on a terminal the user wants the interactive UI; piped input is a headless task.
   if (!options.print && process.stdin.isTTY) {
@@ -47,10 +53,10 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     return 2;
   }
   const started = Date.now();
-  let runtime: AgentRuntime;
+  let controller: SessionController;
   let task: string;
   const printer = new HeadlessPrinter(options.outputFormat, process.stdout, process.stderr);
-  let store: import('../session/store.js').SessionStore | undefined;
+  let store: SessionStore | undefined;
   try {
     task = readTask(options);
     const workspace = openWorkspace(options.cwd);
@@ -61,15 +67,20 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       model: options.model,
       provider: options.provider,
       safety: options.safety,
-      // Resolved before the directory change below: the operator file is the user's, never the project's.
+      // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
       permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
       yes: options.yes === true,
       maxTurns: options.maxTurns,
       continue: options.continue,
       resume: options.resume,
     };
-    ({ runtime, store } = await startRuntime(workspace, flags, (event) => printer.event(event)));
-    await runtime.connectMcp();
+    // Loaded here, not with this module: the controller pulls in the runtime and SQLite.
+    const [{ SessionController }, { openSessionStore }] = await Promise.all([
+      import('../controller/session-controller.js'),
+      import('../session/store.js'),
+    ]);
+    store = openSessionStore(workspace.loaded.globalDir);
+    controller = await SessionController.open({ workspace, flags, store, interactive: false });
   } catch (error) {
     store?.close();
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof PermissionRuleError) {
@@ -78,33 +89,36 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     }
     throw error;
   }
+  // From the first event on: warnings of the start (a profile's missing skill) were emitted before this.
+  const subscription = controller.subscribe(
+    ({ event }) => {
+      if (isAgentEvent(event)) printer.event(event);
+    },
+    { after: 0 },
+  );
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted'));
+  const onSignal = () => controller.interrupt();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    let result: Awaited<ReturnType<AgentRuntime['prompt']>>;
-    try {
-      result = await runtime.prompt(task, controller.signal);
-    } catch (error) {
-      // A route that cannot be built (a broken script, a missing base_url) is bad configuration.
-      if (!(error instanceof ConfigError)) throw error;
-      process.stderr.write(`cadre: ${error.message}\n`);
+    const outcome = await controller.submit(task).outcome;
+    // A route that cannot be built (a broken script, a missing base_url) is bad configuration.
+    if (outcome.failure instanceof ConfigError) {
+      process.stderr.write(`cadre: ${outcome.failure.message}\n`);
       return 2;
     }
-    const isError = result.stopReason !== 'completed';
     // Whatever still runs (a cancelled or capped run's background tasks) is cancelled and recorded first,
     // so the summary reports every subagent's final state.
-    await runtime.close();
+    await controller.close();
+    const { runtime } = controller;
     const { usage, costUsd } = runtime.totals;
     printer.summary({
-      result: result.text,
+      result: outcome.text,
       session_id: runtime.session.id,
-      is_error: isError,
-      error: result.error,
-      stop_reason: result.stopReason,
-      num_turns: result.turns,
+      is_error: outcome.isError,
+      error: outcome.error,
+      stop_reason: outcome.stopReason,
+      num_turns: outcome.turns,
       duration_ms: Date.now() - started,
       model: runtime.modelRoute.model,
       usage: usageJson(usage),
@@ -112,11 +126,14 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       subagents: subagentSummaries(runtime),
       permission_denials: runtime.permissionDenials,
     });
-    return isError ? 1 : 0;
+    // A command that could not run (unknown, bad arguments) is bad usage.
+    if (outcome.stopReason === 'refused') return 2;
+    return outcome.isError ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await runtime.close();
+    await controller.close();
+    subscription.close();
     store?.close();
     const { closeScriptedServers } = await import('../provider/scripted-route.js');
     await closeScriptedServers();

@@ -1,3 +1,4 @@
+import { describeCall, oneLine } from '../agent/describe-call.js';
 import type { AgentEvent } from '../agent/events.js';
 
 interface Writer {
@@ -5,22 +6,6 @@ interface Writer {
 }
 
 const MAX_OUTPUT_LINES = 12;
-
-function oneLine(value: unknown, max = 100): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function callSummary(tool: string, input: unknown): string {
-  if (input && typeof input === 'object') {
-    const record = input as Record<string, unknown>;
-    const main =
-      record.command ?? record.path ?? record.pattern ?? record.url ?? record.prompt ?? record.name;
-    if (typeof main === 'string') return `${tool} ${oneLine(main)}`;
-  }
-  return `${tool} ${oneLine(input)}`;
-}
 
 function indent(text: string): string {
   const lines = text.replace(/\n+$/, '').split('\n');
@@ -52,7 +37,7 @@ export class TranscriptPrinter {
         break;
       case 'tool_call_start':
         this.endText();
-        this.out.write(`${who}▸ ${callSummary(event.tool, event.input)}\n`);
+        this.out.write(`${who}▸ ${describeCall(event.tool, event.input)}\n`);
         break;
       case 'tool_call_end':
         this.out.write(`${indent(event.isError ? `error: ${event.output}` : event.output)}\n`);

@@ -152,3 +152,16 @@ export function activateProfile(
 export function deactivateProfile(state: ActivationState): ActivationState {
   return { ...state, profileLayer: undefined };
 }
+
+/**
+ * `/model` and `/effort`: the choice belongs to the top layer, so it holds while that layer does — a
+ * choice made under a profile ends with `/agent off` (which restores the previous one), a choice made
+ * without one becomes the base.
+ */
+export function overrideSettings(
+  state: ActivationState,
+  settings: { model?: string; effort?: Effort },
+): ActivationState {
+  if (state.profileLayer) return { ...state, profileLayer: { ...state.profileLayer, ...settings } };
+  return { ...state, base: { ...state.base, ...settings } };
+}

@@ -106,6 +106,15 @@ const MIGRATIONS: readonly string[] = [
   `,
   // 2: the write paths a dispatch declared (JSON array), recorded for the write-claim scheduler.
   `ALTER TABLE tasks ADD COLUMN write_paths TEXT;`,
+  // 3: coordinated batches and writer worktrees (SPEC 8, 9): what `cadre tasks` lists, merges and discards.
+  `
+  ALTER TABLE tasks ADD COLUMN batch_id TEXT;
+  ALTER TABLE tasks ADD COLUMN repo_root TEXT;
+  ALTER TABLE tasks ADD COLUMN worktree_base TEXT;
+  ALTER TABLE tasks ADD COLUMN worktree_state TEXT;
+  ALTER TABLE tasks ADD COLUMN commits TEXT;
+  ALTER TABLE tasks ADD COLUMN changed_files TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

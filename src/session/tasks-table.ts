@@ -10,6 +10,7 @@ import {
   type TaskRecord,
   type TaskStatus,
   type TaskTier,
+  type WorktreeState,
   type WriterIsolation,
 } from './types.js';
 
@@ -54,13 +55,24 @@ interface TaskRow {
   retry_of: string | null;
   owner_pid: number | null;
   write_paths: string | null;
+  batch_id: string | null;
+  repo_root: string | null;
+  worktree_base: string | null;
+  worktree_state: WorktreeState | null;
+  commits: string | null;
+  changed_files: string | null;
 }
 
 const COLUMNS = `tasks.id, tasks.parent_session_id, tasks.child_session_id, tasks.profile, tasks.tier,
   tasks.model, tasks.description, tasks.prompt, tasks.status, tasks.background, tasks.result, tasks.error,
   tasks.input_tokens, tasks.output_tokens, tasks.cost_usd, tasks.created_at, tasks.started_at,
   tasks.ended_at, tasks.isolation, tasks.worktree_path, tasks.branch, tasks.retry_of, tasks.owner_pid,
-  tasks.write_paths`;
+  tasks.write_paths, tasks.batch_id, tasks.repo_root, tasks.worktree_base, tasks.worktree_state,
+  tasks.commits, tasks.changed_files`;
+
+function jsonList(text: string | null): string[] | null {
+  return text === null ? null : (JSON.parse(text) as string[]);
+}
 
 function toRecord(row: TaskRow): TaskRecord {
   return {
@@ -87,7 +99,13 @@ function toRecord(row: TaskRow): TaskRecord {
     branch: row.branch,
     retryOf: row.retry_of,
     ownerPid: row.owner_pid,
-    writePaths: row.write_paths === null ? null : (JSON.parse(row.write_paths) as string[]),
+    writePaths: jsonList(row.write_paths),
+    batchId: row.batch_id,
+    repoRoot: row.repo_root,
+    worktreeBase: row.worktree_base,
+    worktreeState: row.worktree_state,
+    commits: jsonList(row.commits),
+    changedFiles: jsonList(row.changed_files),
   };
 }
 
@@ -106,7 +124,15 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, string> = {
   isolation: 'isolation',
   worktreePath: 'worktree_path',
   branch: 'branch',
+  repoRoot: 'repo_root',
+  worktreeBase: 'worktree_base',
+  worktreeState: 'worktree_state',
+  commits: 'commits',
+  changedFiles: 'changed_files',
 };
+
+/** Patch fields stored as JSON text. */
+const JSON_PATCH_KEYS: ReadonlySet<keyof TaskPatch> = new Set(['commits', 'changedFiles']);
 
 function checkStatus(status: TaskStatus | undefined): void {
   if (status !== undefined && !TASK_STATUSES.includes(status)) {
@@ -145,9 +171,9 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
       const id = shortRandomId();
       sql.run(
         `INSERT INTO tasks (id, parent_session_id, profile, tier, model, description, prompt, status,
-           background, created_at, retry_of, owner_pid, write_paths)
+           background, created_at, retry_of, owner_pid, write_paths, batch_id)
          VALUES (@id, @parentSessionId, @profile, @tier, @model, @description, @prompt, @status,
-           @background, @createdAt, @retryOf, @ownerPid, @writePaths)`,
+           @background, @createdAt, @retryOf, @ownerPid, @writePaths, @batchId)`,
         {
           id,
           parentSessionId: task.parentSessionId,
@@ -162,6 +188,7 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
           retryOf: task.retryOf ?? null,
           ownerPid: pid,
           writePaths: task.writePaths ? JSON.stringify(task.writePaths) : null,
+          batchId: task.batchId ?? null,
         },
       );
       return byId(id) as TaskRecord;
@@ -175,7 +202,13 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
       if (keys.length > 0) {
         const assignments = keys.map((key) => `${PATCH_COLUMNS[key]} = @${key}`).join(', ');
         const values: Record<string, SqlValue> = { id };
-        for (const key of keys) values[key] = fields[key] ?? null;
+        for (const key of keys) {
+          const value = fields[key];
+          values[key] =
+            JSON_PATCH_KEYS.has(key) && value !== null
+              ? JSON.stringify(value)
+              : ((value as SqlValue) ?? null);
+        }
         const { changes } = sql.run(`UPDATE tasks SET ${assignments} WHERE id = @id`, values);
         if (changes === 0) throw new Error(`no task with id "${id}"`);
       }

@@ -109,6 +109,13 @@ export type TaskTier = 'toolless' | 'readonly' | 'readwrite';
 
 export type WriterIsolation = 'worktree' | 'serialize';
 
+/**
+ * A writer worktree's life (SPEC 9): `active` while the writer runs (a crash leaves it so), `retained`
+ * (dirty or with commits, kept for salvage), `removed` (clean with no commits), `merged` and `discarded`
+ * by `cadre tasks`.
+ */
+export type WorktreeState = 'active' | 'retained' | 'removed' | 'merged' | 'discarded';
+
 export interface TaskRecord {
   id: string;
   parentSessionId: string;
@@ -138,6 +145,16 @@ export interface TaskRecord {
   ownerPid: number | null;
   /** The `write_paths` the dispatch declared, when it declared any. */
   writePaths: string[] | null;
+  /** The coordinator batch it ran in (SPEC 8). */
+  batchId: string | null;
+  /** The checkout a writer's worktree was made from (and is merged into). */
+  repoRoot: string | null;
+  /** The commit a writer's worktree started from. */
+  worktreeBase: string | null;
+  worktreeState: WorktreeState | null;
+  /** Full shas of the writer's commits, oldest first (as of its last inspection). */
+  commits: string[] | null;
+  changedFiles: string[] | null;
 }
 
 export interface NewTask {
@@ -152,6 +169,7 @@ export interface NewTask {
   status?: TaskStatus;
   retryOf?: string;
   writePaths?: readonly string[];
+  batchId?: string;
 }
 
 export type TaskPatch = Partial<
@@ -170,6 +188,11 @@ export type TaskPatch = Partial<
     | 'isolation'
     | 'worktreePath'
     | 'branch'
+    | 'repoRoot'
+    | 'worktreeBase'
+    | 'worktreeState'
+    | 'commits'
+    | 'changedFiles'
   >
 >;
 

@@ -2,26 +2,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { EmitEvent } from '../agent/events.js';
-import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import type { ModelCaller } from '../agent/model-stream.js';
 import type { Asker, PermissionDenialRecord } from '../agent/tool-runner.js';
-import { toolSpecsFor } from '../agent/tool-specs.js';
+import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { grantMcpTools } from '../mcp/grants.js';
 import type { CadrePermissionGate, PermissionGateOptions } from '../permission/gate.js';
 import type { ProfileRegistry } from '../profile/load.js';
 import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
-import { addUsage, costOf, ZERO_USAGE } from '../provider/pricing.js';
+import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
 import type { SessionStore } from '../session/store.js';
-import { createToolContext } from '../tool/context.js';
-import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
-import { parentFactsPack } from './parent-facts.js';
-import defaultSubagentPrompt from './prompts/default.txt';
-import { SubagentScheduler } from './scheduler.js';
+import { Batches } from './batches.js';
+import { type ChildRun, childGate, childTools, runChildLoop } from './child-loop.js';
+import type { Coordination } from './dispatch-strategy.js';
+import { type ReconciledTask, type RetryTarget, retryRefusal, writerLines } from './reconciliation.js';
+import { type Lease, type SlotRequest, SubagentScheduler, type WaitCause } from './scheduler.js';
 import {
   excerptResult,
   INLINE_RESULT_LIMIT,
@@ -30,7 +28,15 @@ import {
   TERMINAL_STATES,
 } from './task-record.js';
 import type { TaskInput } from './task-tool.js';
-import { subagentToolNames } from './tiers.js';
+import {
+  finishWriter,
+  type PreparedWriter,
+  planWriter,
+  prepareWriter,
+  type WriteIsolation,
+  type WriterPlan,
+} from './writer.js';
+import { noWriterSandbox, type WriterSandbox } from './writer-sandbox.js';
 
 /** What the manager needs from the session that owns it. */
 export interface SubagentHost {
@@ -58,49 +64,108 @@ export interface SubagentHost {
   parentMessages(): readonly ModelMessage[];
   /** Aborted when the whole session is cancelled; background tasks live as long as it. */
   sessionSignal: AbortSignal;
+  /** The OS sandbox isolated writers run under; default: none (writers fall back, SPEC 9). */
+  writerSandbox?: WriterSandbox;
 }
 
 /** Without a profile, the default subagent gets the read-only tier: useful, and it cannot change anything. */
 const DEFAULT_TIER: Tier = 'readonly';
+/** Coordinated batches run at most this many tasks at once (SPEC 8). */
+const BATCH_RUNNING_CAP = 4;
 
-/** Everything one child run is made of, decided at dispatch. */
-interface ChildRun {
-  task: LiveTask;
-  profile: Profile | undefined;
-  route: ModelRoute;
-  params: ModelParams;
-  input: TaskInput;
-}
+/** Worktree branches of writers still running in this process: their refs may change meanwhile. */
+const liveWriterBranches = new Set<string>();
 
 export class SubagentError extends Error {
   override name = 'SubagentError';
 }
 
-/** Runs `task` dispatches: one-shot or tooled, foreground or background, queued past the cap (SPEC 7). */
+/** The scheduler limits of a config, checked (SPEC 10): bad values are a configuration error. */
+function schedulerLimits(config: Config) {
+  const total = config.max_subagent_concurrency ?? 6;
+  const writers = config.max_parallel_writers ?? Math.min(3, total);
+  if (writers > total) {
+    throw new ConfigError(
+      `max_parallel_writers (${writers}) may not be above max_subagent_concurrency (${total})`,
+    );
+  }
+  return { total, writers, batch: Math.min(BATCH_RUNNING_CAP, total) };
+}
+
+/**
+ * Runs `task` dispatches (SPEC 7-9): one-shot or tooled, foreground or background, queued through the
+ * shared scheduler; under coordinated dispatch background tasks form batches delivered in one
+ * reconciliation; read-write children run in their own worktree or serialized in the parent checkout.
+ */
 export class SubagentManager {
   private readonly tasks = new Map<string, LiveTask>();
   private readonly scheduler: SubagentScheduler;
-  /** Read-write children run one at a time in the parent checkout. */
-  private readonly writers = new SubagentScheduler(1);
-  /** Finished background tasks whose result the main agent has not seen yet, by task id. */
+  private readonly batches = new Batches();
+  /** Finished independent background tasks whose result the main agent has not seen yet, by task id. */
   private readonly reminders = new Map<string, string>();
+  private readonly lastCause = new Map<string, WaitCause>();
+  private readonly warned = new Set<string>();
+  private coordination: Coordination = { strategy: 'off', readonly: [], readwrite: [], warnings: [] };
   private changed: (() => void)[] = [];
+  private readonly sandbox: WriterSandbox;
 
   constructor(private readonly host: SubagentHost) {
-    this.scheduler = new SubagentScheduler(host.config.max_subagent_concurrency ?? 6);
+    this.scheduler = new SubagentScheduler(schedulerLimits(host.config));
+    this.sandbox = host.writerSandbox ?? noWriterSandbox;
+    this.scheduler.onChange(() => this.reportCauses());
   }
 
   get schedulerState(): SubagentScheduler {
     return this.scheduler;
   }
 
+  get coordinated(): boolean {
+    return this.coordination.strategy !== 'off';
+  }
+
+  /** Set once at start, after the strategy was resolved against the session's gate (SPEC 8). */
+  setCoordination(coordination: Coordination): void {
+    this.coordination = coordination;
+  }
+
   list(): LiveTask[] {
     return [...this.tasks.values()];
   }
 
-  /** Dispatches one task; foreground waits for the answer, background returns the id at once. */
-  async dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult> {
-    const name = input.agent ?? input.profile;
+  /** The built-in tools a child of `profile` really gets in the parent checkout (tier, lists, gate). */
+  toolNamesOf(profile: Profile): string[] {
+    const task = { id: profile.name, tier: profile.tier } as LiveTask;
+    const tools = childTools(
+      this.host,
+      { task, profile, input: { prompt: '' } },
+      this.host.projectRoot,
+      false,
+    );
+    const gate = childGate(this.host, profile, this.host.projectRoot);
+    const mcp = new Set(this.host.mcpTools().map((t) => t.name));
+    return gate.visibleTools(tools).filter((name) => !mcp.has(name));
+  }
+
+  /**
+   * Dispatches one task for `parent` ('main' or the dispatching subagent's id); foreground waits for the
+   * answer, background returns the id at once. `observe` receives the live task once it exists.
+   */
+  async dispatch(
+    input: TaskInput,
+    signal: AbortSignal,
+    parent = 'main',
+    observe?: (task: LiveTask) => void,
+  ): Promise<ToolResult> {
+    let retried: RetryTarget | undefined;
+    if (input.retry_of !== undefined) {
+      retried = this.retryTarget(input.retry_of);
+      const refusal = retryRefusal(input.retry_of, retried);
+      if (refusal) return { output: refusal, isError: true };
+    }
+    const retriedProfile = retried
+      ? (this.tasks.get(retried.id)?.profile ?? this.host.store.getTask(retried.id)?.profile)
+      : undefined;
+    const name = input.agent ?? input.profile ?? retriedProfile ?? undefined;
     const profile = name === undefined ? undefined : this.host.profiles.profiles.get(name);
     if (name !== undefined && !profile) {
       const known = [...this.host.profiles.profiles.keys()].join(', ');
@@ -124,7 +189,18 @@ export class SubagentManager {
       maxOutputTokens: profile?.maxOutputTokens,
     };
     const tier = profile?.tier ?? DEFAULT_TIER;
-    const background = input.background === true;
+    const writer = tier === 'readwrite';
+    let plan: WriterPlan | undefined;
+    if (writer) {
+      const planned = await planWriter(this.isolationMode(), this.host.projectRoot, this.sandbox);
+      if (!planned.ok) return { output: `Cannot start the subagent: ${planned.error}.`, isError: true };
+      plan = planned.plan;
+      if (planned.warning) this.warnOnce(planned.warning);
+    }
+    // Under coordination a writer's isolation and lifecycle are tracked per batch: always background.
+    const forcedBackground = this.coordinated && writer && input.background !== true;
+    const background = input.background === true || forcedBackground;
+    const batchId = this.coordinated && background ? this.batches.join() : undefined;
     const record = this.host.store.createTask({
       parentSessionId: this.host.parentSessionId,
       prompt: input.prompt,
@@ -133,12 +209,14 @@ export class SubagentManager {
       model: route.model,
       description: input.description,
       background,
-      retryOf: input.retry_of,
+      retryOf: retried?.id,
       writePaths: input.write_paths,
+      batchId,
     });
     let settle!: () => void;
     const task: LiveTask = {
       id: record.id,
+      parent,
       profile: profile?.name ?? null,
       description: input.description ?? input.prompt.slice(0, 80),
       prompt: input.prompt,
@@ -153,10 +231,18 @@ export class SubagentManager {
       finished: new Promise<void>((resolve) => {
         settle = resolve;
       }),
+      batchId,
+      retryOf: retried?.id,
     };
     this.tasks.set(task.id, task);
+    observe?.(task);
+    if (batchId) this.batches.add(batchId, task.id);
+    if (retried) {
+      const original = this.tasks.get(retried.id);
+      if (original) original.retriedBy = task.id;
+    }
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run({ task, profile, route, params, input }, AbortSignal.any(signals))
+    const run = this.run({ task, profile, route, params, input }, plan, AbortSignal.any(signals))
       .catch((error: unknown) => {
         // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
         this.host.emit({
@@ -169,180 +255,195 @@ export class SubagentManager {
         settle();
         this.notify();
       });
-    if (background) {
-      const position = this.writers.position(task.id) || this.scheduler.position(task.id);
-      const queued =
-        position > 0 ? ` It is queued, position ${position}; it starts when a slot frees up.` : '';
-      return {
-        output: `Started background task ${task.id} (${task.profile ?? 'default subagent'}).${queued} Its result will be delivered to you when it finishes; use task_status to check on it.`,
-      };
-    }
+    if (background) return { output: this.startedText(task, forcedBackground) };
     await run;
     return this.resultFor(task);
   }
 
-  private async run(child: ChildRun, signal: AbortSignal): Promise<void> {
-    const { task, profile } = child;
+  private startedText(task: LiveTask, forcedBackground: boolean): string {
+    const who = `${task.id} (${task.profile ?? 'default subagent'})`;
+    const parts = [
+      `Started background task ${who}${task.batchId ? ` in coordinator batch ${task.batchId}` : ''}.`,
+    ];
+    if (forcedBackground)
+      parts.push(
+        'Readwrite profiles always run in the background under coordinated dispatch, so this one does too.',
+      );
+    const position = this.scheduler.position(task.id);
+    if (position > 0)
+      parts.push(
+        `It is queued, position ${position} (waiting for ${this.scheduler.causeOf(task.id)}); it starts when that frees up.`,
+      );
+    parts.push(
+      task.batchId
+        ? 'Its result will be delivered at the batch reconciliation, once every task of the batch has finished.'
+        : 'Its result will be delivered to you when it finishes; use task_status to check on it.',
+    );
+    return parts.join(' ');
+  }
+
+  private isolationMode(): WriteIsolation {
+    return this.host.config.subagent_write_isolation ?? 'auto';
+  }
+
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.host.emit({ type: 'warning', agent: 'main', message });
+  }
+
+  /** What `retry_of` names: a task of this session, live or recorded (e.g. before a `--continue`). */
+  private retryTarget(idOrPrefix: string): RetryTarget | undefined {
+    const live = this.lookup(idOrPrefix);
+    if (typeof live !== 'string')
+      return { id: live.id, state: live.state, retryOf: live.retryOf, retriedBy: live.retriedBy };
+    let stored: ReturnType<SessionStore['getTask']>;
+    try {
+      stored = this.host.store.getTask(idOrPrefix);
+    } catch {
+      return undefined;
+    }
+    if (!stored || stored.parentSessionId !== this.host.parentSessionId) return undefined;
+    const retriedBy = this.host.store
+      .listTasks({ parentSessionId: this.host.parentSessionId })
+      .find((t) => t.retryOf === stored.id)?.id;
+    return { id: stored.id, state: stored.status, retryOf: stored.retryOf, retriedBy };
+  }
+
+  private slotRequest(task: LiveTask, plan: WriterPlan | undefined, input: TaskInput): SlotRequest {
+    const request: SlotRequest = { taskId: task.id, batch: task.batchId };
+    if (!plan) return request;
+    request.writer = true;
+    const checkout = this.host.projectRoot;
+    // A serialized writer holds its whole (shared) checkout; an isolated one only what it declared (SPEC 10).
+    if (plan.isolation === 'serialize') request.claim = { checkout, paths: 'workspace' };
+    else if (input.write_paths && input.write_paths.length > 0)
+      request.claim = { checkout, paths: input.write_paths };
+    return request;
+  }
+
+  private async run(child: ChildRun, plan: WriterPlan | undefined, signal: AbortSignal): Promise<void> {
+    const { task } = child;
     const { emit, store } = this.host;
     emit({
       type: 'subagent_start',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       profile: task.profile,
       description: task.description,
       background: task.background,
+      batchId: task.batchId,
+      tier: task.tier,
     });
-    let release: () => void;
+    let lease: Lease;
     try {
-      release = await this.acquireSlots(task, signal);
-    } catch {
-      this.finish(task, 'cancelled', { error: 'cancelled before it started' });
+      lease = await this.scheduler.acquire(this.slotRequest(task, plan, child.input), signal);
+    } catch (error) {
+      if (signal.aborted) this.finish(task, 'cancelled', { error: 'cancelled before it started' });
+      else this.finish(task, 'failed', { error: (error as Error).message });
       return;
     }
+    let prepared: PreparedWriter | undefined;
     try {
       this.setState(task, 'running');
       task.startedAt = Date.now();
       store.updateTask(task.id, { status: 'running', startedAt: task.startedAt });
-      const timeoutSecs = profile?.timeoutSecs ?? 600;
+      prepared = plan
+        ? await prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env)
+        : { root: this.host.projectRoot };
+      if (plan) this.recordIsolation(task, prepared);
+      const timeoutSecs = child.profile?.timeoutSecs ?? 600;
       const timeout = AbortSignal.timeout(timeoutSecs * 1000);
-      const result = await this.runLoop(child, AbortSignal.any([signal, timeout]));
-      if (result.stopReason === 'completed') this.finish(task, 'completed', { result: result.text });
-      else if (timeout.aborted) {
-        this.finish(task, 'timed_out', {
-          error: `timed out after ${timeoutSecs} s`,
-          result: result.text || undefined,
+      const result = await runChildLoop(this.host, child, prepared, AbortSignal.any([signal, timeout]));
+      const outcome =
+        result.stopReason === 'completed'
+          ? ({ state: 'completed', result: result.text } as const)
+          : timeout.aborted
+            ? ({
+                state: 'timed_out',
+                error: `timed out after ${timeoutSecs} s`,
+                result: result.text || undefined,
+              } as const)
+            : result.stopReason === 'cancelled'
+              ? ({ state: 'cancelled', error: cancelReason(signal) } as const)
+              : ({ state: 'failed', error: result.error ?? result.stopReason, result: result.text } as const);
+      await this.settleWriter(task, prepared);
+      this.finish(task, outcome.state, outcome);
+    } catch (error) {
+      if (!TERMINAL_STATES.has(task.state)) {
+        await this.settleWriter(task, prepared).catch((e: unknown) => {
+          task.notes = [
+            ...(task.notes ?? []),
+            `cadre could not settle the worktree: ${(e as Error).message}`,
+          ];
         });
-      } else if (result.stopReason === 'cancelled') this.finish(task, 'cancelled', { error: 'cancelled' });
-      else this.finish(task, 'failed', { error: result.error ?? result.stopReason, result: result.text });
-    } catch (error) {
-      if (!TERMINAL_STATES.has(task.state))
-        this.finish(task, 'failed', { error: (error as Error).message ?? String(error) });
+        this.finish(task, signal.aborted ? 'cancelled' : 'failed', {
+          error: signal.aborted ? cancelReason(signal) : ((error as Error).message ?? String(error)),
+        });
+      }
     } finally {
-      release();
+      lease.release();
     }
   }
 
-  /**
-   * A slot among `max_subagent_concurrency`; a read-write child first takes the single writer slot, since
-   * writers share the parent checkout until worktree isolation exists (SPEC 9, serialized mode). The
-   * writer slot is taken first so a waiting writer never holds a slot readers could use.
-   */
-  private async acquireSlots(task: LiveTask, signal: AbortSignal): Promise<() => void> {
-    const { emit } = this.host;
-    let releaseWriter = () => {};
-    if (task.tier === 'readwrite') {
-      const waiting = this.writers.acquire(task.id, signal);
-      const position = this.writers.position(task.id);
-      if (position > 0)
-        emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'writer' });
-      releaseWriter = await waiting;
-    }
-    const waiting = this.scheduler.acquire(task.id, signal);
-    const position = this.scheduler.position(task.id);
-    if (position > 0)
-      emit({ type: 'subagent_queued', agent: 'main', taskId: task.id, position, cause: 'slots' });
-    try {
-      const releaseSlot = await waiting;
-      return () => {
-        releaseSlot();
-        releaseWriter();
-      };
-    } catch (error) {
-      releaseWriter();
-      throw error;
-    }
-  }
-
-  private async runLoop(
-    { task, profile, route, params, input }: ChildRun,
-    signal: AbortSignal,
-  ): Promise<LoopResult> {
-    const { host } = this;
-    // The child sees none of the parent's conversation, except the facts pack its profile asks for.
-    const facts = profile?.parentFacts ? parentFactsPack(host.parentMessages()) : '';
-    const firstMessage: ModelMessage = {
-      role: 'user',
-      content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
-    };
-    const tools = this.childTools(task, profile, input);
-    const gate = host.parentGate().narrowFor(host.childGateOptions(profile));
-    for (const rule of host.approvals()) gate.approve(rule);
-    const visible = new Set(gate.visibleTools(tools));
-    const allowed = tools.filter((t) => visible.has(t.name));
-    let sessionId = host.parentSessionId;
-    if (task.tier !== 'toolless') {
-      const child = host.store.createSession({
-        projectRoot: host.projectRoot,
-        cwd: host.projectRoot,
-        parentId: host.parentSessionId,
-        agent: task.profile ?? undefined,
-        model: route.model,
-      });
-      sessionId = child.id;
-      task.childSessionId = child.id;
-      host.store.updateTask(task.id, { childSessionId: child.id });
-      host.store.appendMessages(child.id, [firstMessage], 0);
-    }
-    const context = createToolContext({ root: host.projectRoot, agent: task.id, sessionId, signal });
-    const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
-    try {
-      return await runAgentLoop({
-        agent: task.id,
-        callModel: await host.modelCaller(route, params),
-        system: profile?.prompt || defaultSubagentPrompt,
-        messages: [firstMessage],
-        toolSpecs: toolSpecsFor(allowed),
-        tools: {
-          tools: new Map(tools.map((t) => [t.name, t])),
-          gate,
-          ask: host.ask,
-          context,
-          onDenied: (record) => host.onDenied(record),
-          onApproved: (rule) => host.onApproved(rule),
-        },
-        maxTurns: task.tier === 'toolless' ? 1 : maxSteps,
-        turnCapLabel:
-          task.tier === 'toolless'
-            ? 'a toolless subagent answers in one model call'
-            : `max_steps ${maxSteps}`,
-        emit: host.emit,
-        signal,
-        costOf: (usage) => costOf(route.model, usage),
-        onTurnCommitted: (added, turn, usage) => {
-          const cost = costOf(route.model, usage);
-          task.usage = addUsage(task.usage, usage);
-          if (cost !== null) task.costUsd = (task.costUsd ?? 0) + cost;
-          if (task.childSessionId) {
-            host.store.appendMessages(task.childSessionId, added, turn);
-            host.store.recordUsage(task.childSessionId, turn, { ...usage, costUsd: cost ?? undefined });
-          }
-        },
-      });
-    } finally {
-      context.jobs.killAll();
-    }
-  }
-
-  /** Built-in tools of the tier (narrowed by profile and call) plus granted MCP tools. */
-  private childTools(task: LiveTask, profile: Profile | undefined, input: TaskInput): AnyTool[] {
-    const tier = task.tier as Tier;
-    const names = subagentToolNames({
-      tier,
-      allow: profile?.subagentAllow,
-      deny: profile?.subagentDeny,
-      callTools: input.tools,
+  private recordIsolation(task: LiveTask, prepared: PreparedWriter): void {
+    const worktree = prepared.worktree;
+    if (worktree) liveWriterBranches.add(worktree.branch);
+    this.host.store.updateTask(task.id, {
+      isolation: worktree ? 'worktree' : 'serialize',
+      worktreePath: worktree?.path,
+      branch: worktree?.branch,
+      repoRoot: worktree?.repoTop,
+      worktreeBase: worktree?.base,
+      worktreeState: worktree ? 'active' : undefined,
     });
-    const builtins = builtinTools(this.host.projectRoot).filter((t) => names.includes(t.name));
-    const granted = grantMcpTools(profile?.mcp, tier, this.host.mcpTools());
-    for (const warning of granted.warnings) {
-      this.host.emit({
-        type: 'warning',
-        agent: task.id,
-        message: `profile ${profile?.name ?? 'default'}: ${warning}`,
+    task.writer = worktree
+      ? {
+          isolation: 'worktree',
+          branch: worktree.branch,
+          path: worktree.path,
+          removed: false,
+          dirty: false,
+          commits: [],
+        }
+      : { isolation: 'serialize' };
+    this.host.emit({
+      type: 'subagent_isolation',
+      agent: 'main',
+      taskId: task.id,
+      isolation: worktree ? 'worktree' : 'serialize',
+      worktree: worktree?.path,
+      branch: worktree?.branch,
+    });
+  }
+
+  /** A finished writer's worktree: store guard, then retained or removed (SPEC 9), recorded. */
+  private async settleWriter(task: LiveTask, prepared: PreparedWriter | undefined): Promise<void> {
+    const worktree = prepared?.worktree;
+    if (!worktree) return;
+    try {
+      const done = await finishWriter(worktree, liveWriterBranches);
+      for (const note of done.undone)
+        this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
+      task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
+      task.writer = done.removed
+        ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
+        : {
+            isolation: 'worktree',
+            branch: worktree.branch,
+            path: worktree.path,
+            removed: false,
+            dirty: done.state.dirty,
+            commits: done.state.commits,
+          };
+      this.host.store.updateTask(task.id, {
+        worktreeState: done.removed ? 'removed' : 'retained',
+        commits: done.state.commits,
+        changedFiles: done.state.changedFiles,
       });
+    } finally {
+      liveWriterBranches.delete(worktree.branch);
     }
-    const mcp = input.tools ? granted.tools.filter((t) => input.tools?.includes(t.name)) : granted.tools;
-    return [...builtins, ...mcp];
   }
 
   private setState(task: LiveTask, state: TaskState): void {
@@ -366,13 +467,13 @@ export class SubagentManager {
     });
     this.host.emit({
       type: 'subagent_end',
-      agent: 'main',
+      agent: task.parent,
       taskId: task.id,
       status: state as 'completed' | 'failed' | 'cancelled' | 'timed_out',
       result: outcome.result,
       error: outcome.error,
     });
-    if (task.background) {
+    if (task.background && !task.batchId) {
       this.reminders.set(
         task.id,
         `Background task ${task.id} (${task.profile ?? 'default subagent'}) ${this.resultFor(task).output}`,
@@ -382,12 +483,14 @@ export class SubagentManager {
 
   /** What the model is told about a finished task; long results are excerpted with a readable reference. */
   private resultFor(task: LiveTask): ToolResult {
+    const writer = task.writer ? `\n${writerLines(task.writer).join('\n')}` : '';
+    const notes = task.notes && task.notes.length > 0 ? `\n${task.notes.join('\n')}` : '';
     if (task.state === 'completed') {
-      return { output: `completed:\n${this.modelText(task, task.result ?? '')}` };
+      return { output: `completed:${writer}${notes}\n${this.modelText(task, task.result ?? '')}` };
     }
     const partial = task.result ? `\nPartial output:\n${this.modelText(task, task.result)}` : '';
     return {
-      output: `${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}${partial}`,
+      output: `${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}${writer}${notes}${partial}`,
       isError: true,
     };
   }
@@ -408,6 +511,25 @@ export class SubagentManager {
     return excerptResult(text, reference);
   }
 
+  /** A batch task's reconciliation entry. */
+  private reconciled(task: LiveTask): ReconciledTask {
+    const outcome =
+      task.state === 'completed'
+        ? this.modelText(task, task.result ?? '')
+        : `${task.error ?? 'no reason given'}${task.result ? `\nPartial output:\n${this.modelText(task, task.result)}` : ''}`;
+    return {
+      id: task.id,
+      tier: task.tier,
+      prompt: task.prompt,
+      state: task.state,
+      retryOf: task.retryOf,
+      retriedBy: task.retriedBy,
+      writer: task.writer,
+      outcome,
+      notes: task.notes,
+    };
+  }
+
   /** A task by id or unique id prefix; otherwise why not (unknown, or which tasks the prefix matches). */
   private lookup(taskId: string): LiveTask | string {
     const exact = this.tasks.get(taskId);
@@ -419,32 +541,52 @@ export class SubagentManager {
     return `Unknown task "${taskId}". Tasks of this session: ${[...this.tasks.keys()].join(', ') || '(none)'}.`;
   }
 
+  private whereIs(task: LiveTask): string {
+    if (task.state !== 'queued')
+      return task.state === 'running' ? 'running' : `finished (${task.state.replace('_', ' ')})`;
+    const cause = this.scheduler.causeOf(task.id);
+    return `queued, position ${this.scheduler.position(task.id)}${cause ? `, waiting for ${cause}` : ''}`;
+  }
+
   /** `task_status`: the state of one task; with `wait`, blocks until it is terminal. */
   async status(taskId: string, wait: boolean, signal: AbortSignal): Promise<ToolResult> {
     const task = this.lookup(taskId);
     if (typeof task === 'string') return { output: task, isError: true };
-    if (wait && !TERMINAL_STATES.has(task.state)) {
-      await untilAborted(task.finished, signal);
+    const who = `Task ${task.id} (${task.profile ?? 'default subagent'})`;
+    if (task.batchId && !this.batches.isReconciled(task.batchId)) {
+      // The barrier (SPEC 8): nothing of an open batch reaches the model before its reconciliation.
+      return {
+        output: `${who} is ${this.whereIs(task)}; it belongs to coordinator batch ${task.batchId}, whose results will be delivered at reconciliation, once every task of the batch has finished. No partial output is given before then.`,
+      };
     }
+    if (wait && !TERMINAL_STATES.has(task.state)) await untilAborted(task.finished, signal);
     if (!TERMINAL_STATES.has(task.state)) {
-      const position = this.scheduler.position(task.id);
-      const where = task.state === 'queued' ? `queued, position ${position}` : 'running';
       const elapsed = task.startedAt
         ? `, ${((Date.now() - task.startedAt) / 1000).toFixed(1)} s elapsed`
         : '';
-      return { output: `Task ${task.id} (${task.profile ?? 'default subagent'}) is ${where}${elapsed}.` };
+      return { output: `${who} is ${this.whereIs(task)}${elapsed}.` };
     }
     this.reminders.delete(task.id);
     const result = this.resultFor(task);
-    return { ...result, output: `Task ${task.id} (${task.profile ?? 'default subagent'}) ${result.output}` };
+    return { ...result, output: `${who} ${result.output}` };
   }
 
   /** Cancels a running or queued task by id or unique prefix; false when there is no such live task. */
   cancel(taskId: string, reason = 'cancelled by the user'): boolean {
+    return this.kill(taskId, reason).ok;
+  }
+
+  /** `/kill <id-prefix>`: cancels a live task, or says why not (unknown, ambiguous, already ended). */
+  kill(
+    taskId: string,
+    reason = 'cancelled by the user',
+  ): { ok: true; taskId: string } | { ok: false; message: string } {
     const task = this.lookup(taskId);
-    if (typeof task === 'string' || TERMINAL_STATES.has(task.state)) return false;
+    if (typeof task === 'string') return { ok: false, message: task };
+    if (TERMINAL_STATES.has(task.state))
+      return { ok: false, message: `Task ${task.id} is not running (${task.state.replace('_', ' ')}).` };
     task.controller.abort(new SubagentError(reason));
-    return true;
+    return { ok: true, taskId: task.id };
   }
 
   /** Resolves once every task has reached a terminal state and been recorded. */
@@ -457,22 +599,64 @@ export class SubagentManager {
       if (!TERMINAL_STATES.has(task.state)) task.controller.abort(new SubagentError(reason));
   }
 
-  /** Background results the main agent has not seen, as system reminders (SPEC 7.3). */
+  /**
+   * What the main agent has not seen, as system reminders (SPEC 7.3, 8): independent background results,
+   * and one reconciliation per coordinator batch whose tasks are all terminal.
+   */
   pendingReminders(): { id: string; text: string }[] {
-    return [...this.reminders].map(([id, text]) => ({ id, text }));
+    const complete = this.batches.closeComplete(
+      (id) => this.tasks.get(id) as LiveTask,
+      (tasks) => tasks.map((t) => this.reconciled(t)),
+    );
+    for (const batch of complete) {
+      this.host.emit({
+        type: 'batch_reconciled',
+        agent: 'main',
+        batchId: batch.id,
+        taskIds: batch.taskIds,
+        text: batch.text,
+      });
+    }
+    return [
+      ...[...this.reminders].map(([id, text]) => ({ id, text })),
+      ...this.batches.undelivered().map((b) => ({ id: `batch:${b.id}`, text: b.text })),
+    ];
   }
 
   remindersDelivered(ids: readonly string[]): void {
-    for (const id of ids) this.reminders.delete(id);
+    for (const id of ids) {
+      if (id.startsWith('batch:')) this.batches.delivered(id.slice('batch:'.length));
+      else this.reminders.delete(id);
+    }
   }
 
-  /** Waits until a background task finishes; false when none is pending. */
+  /** Waits until there is something to deliver; false when nothing is pending or will be. */
   async waitForReminders(signal: AbortSignal): Promise<boolean> {
-    if (this.reminders.size > 0) return true;
-    const pending = [...this.tasks.values()].filter((t) => t.background && !TERMINAL_STATES.has(t.state));
-    if (pending.length === 0) return false;
-    await untilAborted(Promise.race(pending.map((t) => t.finished)), signal);
-    return !signal.aborted;
+    for (;;) {
+      if (this.pendingReminders().length > 0) return true;
+      const pending = [...this.tasks.values()].filter((t) => t.background && !TERMINAL_STATES.has(t.state));
+      if (pending.length === 0 || signal.aborted) return false;
+      await untilAborted(Promise.race(pending.map((t) => t.finished)), signal);
+      if (signal.aborted) return false;
+    }
+  }
+
+  /** Emits `subagent_queued` for every queued task whose cause is new or changed. */
+  private reportCauses(): void {
+    for (const entry of this.scheduler.queued()) {
+      if (this.lastCause.get(entry.taskId) === entry.cause) continue;
+      this.lastCause.set(entry.taskId, entry.cause);
+      this.host.emit({
+        type: 'subagent_queued',
+        agent: this.tasks.get(entry.taskId)?.parent ?? 'main',
+        taskId: entry.taskId,
+        position: entry.position,
+        cause: entry.cause,
+        batchId: this.tasks.get(entry.taskId)?.batchId,
+      });
+    }
+    for (const taskId of this.lastCause.keys())
+      if (this.scheduler.position(taskId) === 0) this.lastCause.delete(taskId);
   }
 
   private notify(): void {
@@ -492,4 +676,11 @@ export class SubagentManager {
       this.changed.push(check);
     });
   }
+}
+
+function cancelReason(signal: AbortSignal): string {
+  const reason = signal.reason;
+  if (reason instanceof SubagentError) return reason.message;
+  if (reason instanceof Error && reason.name !== 'TimeoutError' && reason.message) return reason.message;
+  return 'cancelled';
 }

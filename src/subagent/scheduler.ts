@@ -1,49 +1,174 @@
-/** Why a dispatch is waiting: the UI and tests read it (SPEC 10). */
-export type WaitCause = 'slots';
+/**
+ * Why a dispatch is waiting, in one vocabulary for `task`, coordinated batches and `fleet` (SPEC 8, 10):
+ * a free subagent slot, a writer slot, room in its coordinator batch, or a write-path claim another task
+ * holds (or has queued ahead of it). Shown as is in events, stream-json and `task_status`.
+ */
+export type WaitCause = 'slots' | 'writers' | 'batch' | `claim: ${string} held by ${string}`;
+
+/** The path a whole-workspace claim is shown as. */
+export const WHOLE_WORKSPACE = '.';
+
+/**
+ * What a writer will write (SPEC 10). `checkout` is the directory it writes in: claims conflict only
+ * within one checkout. `paths` are relative to it; a trailing `/` marks a directory claim.
+ */
+export interface Claim {
+  checkout: string;
+  paths: 'workspace' | readonly string[];
+}
+
+export interface SlotRequest {
+  taskId: string;
+  /** Counts against the writer cap. */
+  writer?: boolean;
+  /** A writer's claim. Readers never claim, and are never blocked by claims. */
+  claim?: Claim;
+  /** A coordinator batch: at most `limits.batch` of its tasks run at once. */
+  batch?: string;
+  /**
+   * The task that makes this request while holding a slot itself. It cannot wait on slots its own parent
+   * holds, so a nested request that cannot start at once fails instead of queueing (no deadlock).
+   */
+  parent?: string;
+}
+
+export interface SchedulerLimits {
+  /** `max_subagent_concurrency`. */
+  total: number;
+  /** `max_parallel_writers` (never above `total`). */
+  writers: number;
+  /** Running tasks per coordinator batch. */
+  batch: number;
+}
+
+/** A granted slot. Every method is safe to call after release (it does nothing). */
+export interface Lease {
+  readonly taskId: string;
+  release(): void;
+  /**
+   * A path-bound write of `path` (relative to the claim's checkout) is about to happen. Fails with the
+   * cause when another running writer's claim covers that file or its directory claim realized it first.
+   */
+  realize(path: string): { ok: true } | { ok: false; cause: WaitCause };
+  /** A `bash` or MCP write: the claim becomes the whole workspace again and can no longer shrink. */
+  widen(): void;
+  /** After path-bound writes only: the claim shrinks to the files actually written. */
+  shrink(): void;
+}
 
 export interface QueuedEntry {
   taskId: string;
+  position: number;
   cause: WaitCause;
 }
 
-export type Release = () => void;
+export class NestedAcquisitionError extends Error {
+  override name = 'NestedAcquisitionError';
+}
+
+interface Holder {
+  request: SlotRequest;
+  /** The claim as it stands now (realize/shrink/widen change it). */
+  paths: 'workspace' | string[];
+  /** Files written through path-bound tools. */
+  realized: Set<string>;
+  widened: boolean;
+}
 
 interface Waiter {
-  taskId: string;
-  grant: (release: Release) => void;
-  fail: (reason: unknown) => void;
+  request: SlotRequest;
+  cause: WaitCause;
+  grant: (lease: Lease) => void;
+}
+
+function isDirectory(path: string): boolean {
+  return path.endsWith('/');
+}
+
+function normalize(path: string): string {
+  const trimmed = path.replace(/^\.\/+/, '').replace(/\/{2,}/g, '/');
+  return trimmed === '' || trimmed === '.' || trimmed === './' ? WHOLE_WORKSPACE : trimmed;
+}
+
+/** Whether two claimed paths of one checkout collide at start (directory pairs only on realized files). */
+function pathsCollide(a: string, b: string): boolean {
+  if (a === WHOLE_WORKSPACE || b === WHOLE_WORKSPACE) return true;
+  const aDir = isDirectory(a);
+  const bDir = isDirectory(b);
+  if (aDir && bDir) return false;
+  if (aDir) return b.startsWith(a);
+  if (bDir) return a.startsWith(b);
+  return a === b;
+}
+
+/** The first path of `held` that `wanted` collides with, or undefined. */
+function collision(
+  wanted: 'workspace' | readonly string[],
+  held: 'workspace' | readonly string[],
+): string | undefined {
+  const w = wanted === 'workspace' ? [WHOLE_WORKSPACE] : wanted;
+  const h = held === 'workspace' ? [WHOLE_WORKSPACE] : held;
+  for (const heldPath of h) if (w.some((path) => pathsCollide(path, heldPath))) return heldPath;
+  return undefined;
 }
 
 /**
- * At most `limit` subagents run at once; further dispatches queue FIFO instead of failing (SPEC 7.3).
- * Cancelling a queued dispatch removes it from the queue.
+ * The one scheduler behind `task`, coordinated batches and `fleet` (SPEC 7.3, 8, 10): at most
+ * `limits.total` subagents and `limits.writers` writers at once, at most `limits.batch` per batch, and
+ * writers whose claims on one checkout collide never run together. Waiting requests queue FIFO and a
+ * request never starts ahead of an earlier waiting writer whose claim it collides with (so a queued
+ * whole-workspace writer is not starved). Every waiting request carries its cause.
  */
 export class SubagentScheduler {
-  private running = new Set<string>();
+  private readonly holders = new Map<string, Holder>();
   private queue: Waiter[] = [];
   private listeners = new Set<() => void>();
+  readonly limits: SchedulerLimits;
 
-  constructor(private readonly limit: number) {}
+  constructor(limits: SchedulerLimits | number) {
+    this.limits =
+      typeof limits === 'number' ? { total: limits, writers: limits, batch: limits } : { ...limits };
+  }
 
   get runningCount(): number {
-    return this.running.size;
+    return this.holders.size;
+  }
+
+  running(): string[] {
+    return [...this.holders.keys()];
   }
 
   queued(): QueuedEntry[] {
-    return this.queue.map((w) => ({ taskId: w.taskId, cause: 'slots' }));
+    return this.queue.map((w, index) => ({ taskId: w.request.taskId, position: index + 1, cause: w.cause }));
   }
 
   /** 1-based queue position, or 0 when the task is not queued. */
   position(taskId: string): number {
-    return this.queue.findIndex((w) => w.taskId === taskId) + 1;
+    return this.queue.findIndex((w) => w.request.taskId === taskId) + 1;
   }
 
-  /** Resolves with a release function once a slot is free; rejects if `signal` aborts while queued. */
-  acquire(taskId: string, signal?: AbortSignal): Promise<Release> {
+  /** Why a queued task waits; undefined when it is not queued. */
+  causeOf(taskId: string): WaitCause | undefined {
+    return this.queue.find((w) => w.request.taskId === taskId)?.cause;
+  }
+
+  /**
+   * Resolves with a lease once the request may run; rejects if `signal` aborts while it waits, and at
+   * once with NestedAcquisitionError when a nested request cannot start immediately.
+   */
+  acquire(request: SlotRequest, signal?: AbortSignal): Promise<Lease> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.running.size < this.limit && this.queue.length === 0) return Promise.resolve(this.grant(taskId));
-    return new Promise<Release>((resolve, reject) => {
-      const waiter: Waiter = { taskId, grant: resolve, fail: reject };
+    const cause = this.blockedBy(request, this.queue);
+    if (cause === undefined) return Promise.resolve(this.grant(request));
+    if (request.parent !== undefined && this.holders.has(request.parent)) {
+      return Promise.reject(
+        new NestedAcquisitionError(
+          `task ${request.taskId} cannot wait for a slot while its parent ${request.parent} holds one (${cause})`,
+        ),
+      );
+    }
+    return new Promise<Lease>((resolve, reject) => {
+      const waiter: Waiter = { request, cause, grant: resolve };
       this.queue.push(waiter);
       signal?.addEventListener(
         'abort',
@@ -52,12 +177,20 @@ export class SubagentScheduler {
           if (index === -1) return;
           this.queue.splice(index, 1);
           reject(signal.reason);
-          this.changed();
+          this.reschedule();
         },
         { once: true },
       );
       this.changed();
     });
+  }
+
+  /**
+   * The parent's own write of `paths` in `checkout` (SPEC 10): a momentary reservation, granted at once
+   * or refused with the cause; nothing is held afterwards.
+   */
+  reserveMomentarily(claim: Claim): WaitCause | undefined {
+    return this.claimConflict(claim, undefined, []);
   }
 
   /** Resolves when the scheduler's state satisfies `predicate` (tests wait on state, never on time). */
@@ -73,18 +206,127 @@ export class SubagentScheduler {
     });
   }
 
-  private grant(taskId: string): Release {
-    this.running.add(taskId);
+  /** Called after every change of running or queued state. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Why `request` cannot start now, given the requests queued ahead of it; undefined when it can. */
+  private blockedBy(request: SlotRequest, ahead: readonly Waiter[]): WaitCause | undefined {
+    if (request.claim) {
+      const conflict = this.claimConflict(request.claim, request.taskId, ahead);
+      if (conflict) return conflict;
+    }
+    const holders = [...this.holders.values()];
+    if (request.writer && holders.filter((h) => h.request.writer).length >= this.limits.writers)
+      return 'writers';
+    if (
+      request.batch !== undefined &&
+      holders.filter((h) => h.request.batch === request.batch).length >= this.limits.batch
+    )
+      return 'batch';
+    if (this.holders.size >= this.limits.total) return 'slots';
+    return undefined;
+  }
+
+  private claimConflict(
+    claim: Claim,
+    self: string | undefined,
+    ahead: readonly Waiter[],
+  ): WaitCause | undefined {
+    const wanted = claim.paths === 'workspace' ? 'workspace' : claim.paths.map(normalize);
+    for (const holder of this.holders.values()) {
+      const held = holder.request.claim;
+      if (!held || held.checkout !== claim.checkout || holder.request.taskId === self) continue;
+      const heldPaths = holder.paths === 'workspace' ? 'workspace' : [...holder.paths, ...holder.realized];
+      const path = collision(wanted, heldPaths);
+      if (path !== undefined) return `claim: ${path} held by ${holder.request.taskId}`;
+    }
+    // FIFO: an earlier waiting writer keeps what it claimed, so a later one cannot overtake it.
+    for (const waiter of ahead) {
+      const earlier = waiter.request.claim;
+      if (!earlier || earlier.checkout !== claim.checkout) continue;
+      const path = collision(
+        wanted,
+        earlier.paths === 'workspace' ? 'workspace' : earlier.paths.map(normalize),
+      );
+      if (path !== undefined) return `claim: ${path} held by ${waiter.request.taskId}`;
+    }
+    return undefined;
+  }
+
+  private grant(request: SlotRequest): Lease {
+    const claimPaths = request.claim?.paths;
+    const holder: Holder = {
+      request,
+      paths: claimPaths === undefined || claimPaths === 'workspace' ? 'workspace' : claimPaths.map(normalize),
+      realized: new Set(),
+      widened: false,
+    };
+    this.holders.set(request.taskId, holder);
     this.changed();
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running.delete(taskId);
-      const next = this.queue.shift();
-      if (next) next.grant(this.grant(next.taskId));
-      else this.changed();
+    return {
+      taskId: request.taskId,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.holders.delete(request.taskId);
+        this.reschedule();
+      },
+      realize: (path) => {
+        if (released || !request.claim) return { ok: true };
+        const file = normalize(path);
+        const conflict = this.realizeConflict(holder, file);
+        if (conflict) return { ok: false, cause: conflict };
+        holder.realized.add(file);
+        return { ok: true };
+      },
+      widen: () => {
+        if (released || !request.claim) return;
+        holder.widened = true;
+        holder.paths = 'workspace';
+      },
+      shrink: () => {
+        if (released || !request.claim || holder.widened) return;
+        holder.paths = [...holder.realized];
+        this.reschedule();
+      },
     };
+  }
+
+  /** A file another running writer of the same checkout holds: as a file claim, or realized first. */
+  private realizeConflict(self: Holder, file: string): WaitCause | undefined {
+    const checkout = self.request.claim?.checkout;
+    for (const other of this.holders.values()) {
+      if (other === self || other.request.claim?.checkout !== checkout) continue;
+      if (other.realized.has(file)) return `claim: ${file} held by ${other.request.taskId}`;
+      if (other.paths === 'workspace') return `claim: ${WHOLE_WORKSPACE} held by ${other.request.taskId}`;
+      if (other.paths.some((p) => !isDirectory(p) && p === file))
+        return `claim: ${file} held by ${other.request.taskId}`;
+    }
+    return undefined;
+  }
+
+  /** Grants every waiting request that can now run, in queue order, and refreshes the others' causes. */
+  private reschedule(): void {
+    let progressed = true;
+    while (progressed) {
+      progressed = false;
+      for (let index = 0; index < this.queue.length; index++) {
+        const waiter = this.queue[index];
+        const cause = this.blockedBy(waiter.request, this.queue.slice(0, index));
+        if (cause === undefined) {
+          this.queue.splice(index, 1);
+          waiter.grant(this.grant(waiter.request));
+          progressed = true;
+          break;
+        }
+        waiter.cause = cause;
+      }
+    }
+    this.changed();
   }
 
   private changed(): void {

@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../provider/pricing.js';
+import type { WriterReport } from './reconciliation.js';
 
 export type TaskState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -12,6 +13,8 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set([
 /** A subagent run as the manager tracks it in memory (the store keeps the durable copy). */
 export interface LiveTask {
   id: string;
+  /** The agent that dispatched it: 'main' or a subagent's id. */
+  parent: string;
   profile: string | null;
   description: string;
   prompt: string;
@@ -27,10 +30,19 @@ export interface LiveTask {
   startedAt?: number;
   endedAt?: number;
   controller: AbortController;
-  /** Settles when the task reaches a terminal state. */
+  /** Settles when the task reaches a terminal state (a writer's worktree already settled too). */
   finished: Promise<void>;
   /** Its long result has been stored whole (session blob and `.cadre/tasks/<id>.md`). */
   stored?: boolean;
+  /** The coordinator batch it belongs to (SPEC 8). */
+  batchId?: string;
+  retryOf?: string;
+  /** The task that retried this one. */
+  retriedBy?: string;
+  /** Where a writer ran and what was kept of its worktree. */
+  writer?: WriterReport;
+  /** What cadre undid after the task (refs or hooks changed in the shared git store). */
+  notes?: string[];
 }
 
 /** Results over this size are shown to the model as head + tail + a reference (SPEC 7.3). */

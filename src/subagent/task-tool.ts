@@ -25,7 +25,8 @@ export const TaskInputSchema = z.object({
 export type TaskInput = z.infer<typeof TaskInputSchema>;
 
 export interface TaskDispatcher {
-  dispatch(input: TaskInput, signal: AbortSignal): Promise<ToolResult>;
+  /** `parent` is the dispatching agent ('main' or a subagent id), so asks can be labeled with the chain. */
+  dispatch(input: TaskInput, signal: AbortSignal, parent: string): Promise<ToolResult>;
 }
 
 const BASE_DESCRIPTION =
@@ -55,7 +56,7 @@ export function createTaskTool(dispatcher: TaskDispatcher, usable: readonly Prof
     inputJsonSchema,
     safety: 'read',
     subject: (input) => ({ kind: 'name', value: input.agent ?? input.profile ?? 'default' }),
-    execute: (input, ctx) => dispatcher.dispatch(input, ctx.signal),
+    execute: (input, ctx) => dispatcher.dispatch(input, ctx.signal, ctx.agent),
   };
 }
 

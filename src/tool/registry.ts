@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { createApplyPatchTool } from './apply-patch.js';
 import { bashTool } from './bash.js';
 import { bashOutputTool } from './bash-output.js';
@@ -20,7 +19,7 @@ import { writeTodoListTool } from './write-todo-list.js';
  * `subject()` and `execute()` alike) against it, so an isolated writer's registry is rooted at its
  * worktree. Order is fixed, keeping the tool list byte-stable across turns.
  */
-export function builtinTools(root: string = realpathSync(process.cwd())): AnyTool[] {
+export function builtinTools(root: string): AnyTool[] {
   return [
     createReadTool(root),
     createGrepTool(root),
@@ -40,6 +39,6 @@ export function builtinTools(root: string = realpathSync(process.cwd())): AnyToo
   ];
 }
 
-export function toolByName(name: string, root?: string): AnyTool | undefined {
+export function toolByName(name: string, root: string): AnyTool | undefined {
   return builtinTools(root).find((tool) => tool.name === name);
 }

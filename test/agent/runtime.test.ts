@@ -219,7 +219,12 @@ describe('AgentRuntime asks from subagents (SPEC 6.6)', () => {
         return { kind: 'allow_once' };
       },
     );
-    const result = await runtime.prompt('go');
+    // A live session (one with an asker) ends the turn at once; the background result resumes it.
+    const first = await runtime.prompt('go');
+    expect(first.text).toBe('waiting for the writer');
+    await runtime.subagents.waitFor((m) => m.list().every((t) => t.state === 'completed'));
+    expect(runtime.hasPendingReminders()).toBe(true);
+    const result = await runtime.resume();
     expect(result.text).toBe('the writer finished');
     const [task] = runtime.subagents.list();
     expect(asks).toHaveLength(1);

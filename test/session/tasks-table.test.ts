@@ -50,6 +50,12 @@ describe('tasks table', () => {
       retryOf: null,
       ownerPid: process.pid,
       writePaths: null,
+      batchId: null,
+      repoRoot: null,
+      worktreeBase: null,
+      worktreeState: null,
+      commits: null,
+      changedFiles: null,
     });
     expect(store.getTask(task.id)).toEqual(task);
   });
@@ -250,5 +256,34 @@ describe('task write paths', () => {
       writePaths: ['src/a.ts', 'docs/'],
     });
     expect(store.getTask(task.id)?.writePaths).toEqual(['src/a.ts', 'docs/']);
+  });
+});
+
+describe('tasks table: writer worktrees', () => {
+  const temp = useTempStore();
+
+  it('records a batch, a worktree and its commits and changed files as lists', () => {
+    const { store } = temp();
+    const session = store.createSession({ projectRoot: '/p', cwd: '/p' });
+    const task = store.createTask({ parentSessionId: session.id, prompt: 'w', batchId: 'b-1' });
+    const updated = store.updateTask(task.id, {
+      isolation: 'worktree',
+      worktreePath: '/p-wt',
+      branch: 'cadre-task-x',
+      repoRoot: '/p',
+      worktreeBase: 'abc',
+      worktreeState: 'retained',
+      commits: ['c1', 'c2'],
+      changedFiles: ['a.txt'],
+    });
+    expect(updated).toMatchObject({
+      batchId: 'b-1',
+      worktreeState: 'retained',
+      commits: ['c1', 'c2'],
+      changedFiles: ['a.txt'],
+      repoRoot: '/p',
+      worktreeBase: 'abc',
+    });
+    expect(store.getTask(task.id)).toEqual(updated);
   });
 });

@@ -417,8 +417,10 @@ describe('read-write subagents in the parent checkout', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
+    // The second writer waits for the whole-workspace claim the first holds on the shared checkout.
+    const firstWriter = events.find((e) => e.type === 'subagent_start' && e.tier === 'readwrite');
     expect(events.filter((e) => e.type === 'subagent_queued')).toEqual([
-      expect.objectContaining({ position: 1, cause: 'writer' }),
+      expect.objectContaining({ position: 1, cause: `claim: . held by ${firstWriter.taskId}` }),
     ]);
   });
 });

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isAgentEvent } from '../../controller/types.js';
 import { closeScriptedServers } from '../../provider/scripted-route.js';
-import { openWorkspace, printWarnings, startRuntime } from '../bootstrap.js';
+import { openWorkspace, printWarnings } from '../bootstrap.js';
 import { DEMO_FILES, DEMO_TASK } from '../demo/files.js';
 import demoScript from '../demo/script.json' with { type: 'json' };
 import { TranscriptPrinter } from '../transcript.js';
@@ -49,24 +50,37 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
     const workspace = openWorkspace(repo, env);
     printWarnings(workspace.warnings, process.stderr);
     const printer = new TranscriptPrinter(out);
-    const { runtime, store } = await startRuntime(workspace, { safety: 'full', yes: true }, (event) =>
-      printer.event(event),
-    );
+    const [{ SessionController }, { openSessionStore }] = await Promise.all([
+      import('../../controller/session-controller.js'),
+      import('../../session/store.js'),
+    ]);
+    const store = openSessionStore(workspace.loaded.globalDir);
     try {
-      const result = await runtime.prompt(DEMO_TASK);
-      const { usage } = runtime.totals;
-      out.write(
-        `\n${result.stopReason === 'completed' ? '✓' : '✗'} ${result.stopReason} in ${result.turns} turns; ` +
-          `${usage.inputTokens} input + ${usage.outputTokens} output tokens; session ${runtime.session.id}\n`,
+      const controller = await SessionController.open({
+        workspace,
+        flags: { safety: 'full', yes: true },
+        store,
+        interactive: false,
+      });
+      controller.subscribe(
+        ({ event }) => {
+          if (isAgentEvent(event)) printer.event(event);
+        },
+        { after: 0 },
       );
-      return result.stopReason === 'completed' ? 0 : 1;
+      const outcome = await controller.submit(DEMO_TASK).outcome;
+      await controller.close();
+      const { usage } = controller.runtime.totals;
+      out.write(
+        `\n${outcome.stopReason === 'completed' ? '✓' : '✗'} ${outcome.stopReason} in ${outcome.turns} turns; ` +
+          `${usage.inputTokens} input + ${usage.outputTokens} output tokens; session ${controller.sessionId}\n`,
+      );
+      return outcome.stopReason === 'completed' ? 0 : 1;
     } finally {
-      await runtime.close();
       store.close();
     }
   } finally {
     await closeScriptedServers();
-    process.chdir(tmpdir());
     if (options.keep) out.write(`kept: ${base}\n`);
     else rmSync(base, { recursive: true, force: true });
   }

@@ -1,8 +1,7 @@
-import { permissionLayers, readOperatorFile } from '../../agent/gate-options.js';
+import { composeSessionGate, readOperatorFile } from '../../agent/gate-options.js';
 import { ConfigError } from '../../config/load.js';
 import type { SafetyFloor } from '../../permission/decide.js';
 import { CallSpecError, callFromSpec, explainJson, formatExplain } from '../../permission/explain.js';
-import { createPermissionGate } from '../../permission/gate.js';
 import { PermissionRuleError } from '../../permission/rules.js';
 import { openWorkspace, requireProfile } from '../bootstrap.js';
 
@@ -21,10 +20,11 @@ export async function runExplainCommand(spec: string, options: ExplainOptions): 
     const workspace = openWorkspace(options.cwd);
     requireProfile(workspace, options.agent);
     const profile = options.agent ? workspace.profiles.profiles.get(options.agent) : undefined;
-    const gate = createPermissionGate({
+    const gate = composeSessionGate({
       root: workspace.loaded.projectRoot,
+      loaded: workspace.loaded,
       safety: options.safety,
-      ...permissionLayers(workspace.loaded, profile),
+      profile,
       operator: options.permissions ? readOperatorFile(options.permissions) : undefined,
       yes: options.yes === true,
     });

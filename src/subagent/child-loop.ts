@@ -1,0 +1,144 @@
+import type { ModelMessage } from 'ai';
+import { type LoopResult, runAgentLoop } from '../agent/loop.js';
+import { toolSpecsFor } from '../agent/tool-specs.js';
+import { grantMcpTools } from '../mcp/grants.js';
+import type { Profile, Tier } from '../profile/types.js';
+import { addUsage, costOf } from '../provider/pricing.js';
+import type { ModelParams, ModelRoute } from '../provider/route.js';
+import { createToolContext } from '../tool/context.js';
+import { builtinTools } from '../tool/registry.js';
+import type { AnyTool } from '../tool/tool.js';
+import type { SubagentHost } from './manager.js';
+import { parentFactsPack } from './parent-facts.js';
+import defaultSubagentPrompt from './prompts/default.txt';
+import type { LiveTask } from './task-record.js';
+import type { TaskInput } from './task-tool.js';
+import { subagentToolNames } from './tiers.js';
+import type { PreparedWriter } from './writer.js';
+
+/** Everything one child run is made of, decided at dispatch. */
+export interface ChildRun {
+  task: LiveTask;
+  profile: Profile | undefined;
+  route: ModelRoute;
+  params: ModelParams;
+  input: TaskInput;
+}
+
+/**
+ * Built-in tools of the tier (narrowed by profile and call), rooted at `root`, plus granted MCP tools.
+ * MCP servers run in the root process against the parent checkout, so an isolated writer keeps only those
+ * that declare `readOnlyHint` (SPEC 9).
+ */
+export function childTools(
+  host: SubagentHost,
+  { task, profile, input }: Pick<ChildRun, 'task' | 'profile' | 'input'>,
+  root: string,
+  isolated: boolean,
+): AnyTool[] {
+  const tier = task.tier as Tier;
+  const names = subagentToolNames({
+    tier,
+    allow: profile?.subagentAllow,
+    deny: profile?.subagentDeny,
+    callTools: input.tools,
+  });
+  const builtins = builtinTools(root).filter((t) => names.includes(t.name));
+  const granted = grantMcpTools(profile?.mcp, tier, host.mcpTools());
+  for (const warning of granted.warnings) {
+    host.emit({
+      type: 'warning',
+      agent: task.id,
+      message: `profile ${profile?.name ?? 'default'}: ${warning}`,
+    });
+  }
+  const mcp = granted.tools
+    .filter((t) => !input.tools || input.tools.includes(t.name))
+    .filter((t) => !isolated || t.safety === 'read');
+  return [...builtins, ...mcp];
+}
+
+/** The child's gate: its own composition under the parent's ceiling, rooted at the checkout it works in. */
+export function childGate(host: SubagentHost, profile: Profile | undefined, root: string) {
+  const gate = host.parentGate().narrowFor({ ...host.childGateOptions(profile), root });
+  for (const rule of host.approvals()) gate.approve(rule);
+  return gate;
+}
+
+/** Runs the child's agent loop in its own session, in the checkout `prepared` gives it. */
+export async function runChildLoop(
+  host: SubagentHost,
+  child: ChildRun,
+  prepared: PreparedWriter,
+  signal: AbortSignal,
+): Promise<LoopResult> {
+  const { task, profile, route, params, input } = child;
+  // The child sees none of the parent's conversation, except the facts pack its profile asks for.
+  const facts = profile?.parentFacts ? parentFactsPack(host.parentMessages()) : '';
+  const firstMessage: ModelMessage = {
+    role: 'user',
+    content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
+  };
+  const tools = childTools(host, child, prepared.root, prepared.worktree !== undefined);
+  const gate = childGate(host, profile, prepared.root);
+  const visible = new Set(gate.visibleTools(tools));
+  const allowed = tools.filter((t) => visible.has(t.name));
+  let sessionId = host.parentSessionId;
+  if (task.tier !== 'toolless') {
+    const session = host.store.createSession({
+      projectRoot: host.projectRoot,
+      cwd: prepared.root,
+      parentId: host.parentSessionId,
+      agent: task.profile ?? undefined,
+      model: route.model,
+    });
+    sessionId = session.id;
+    task.childSessionId = session.id;
+    host.store.updateTask(task.id, { childSessionId: session.id });
+    host.store.appendMessages(session.id, [firstMessage], 0);
+  }
+  // Background shell jobs are the child's own: it cannot read or kill the parent's.
+  const context = createToolContext({
+    root: prepared.root,
+    agent: task.id,
+    sessionId,
+    signal,
+    wrapShell: prepared.wrapShell,
+  });
+  const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
+  const system = [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');
+  try {
+    return await runAgentLoop({
+      agent: task.id,
+      callModel: await host.modelCaller(route, params),
+      system,
+      messages: [firstMessage],
+      toolSpecs: toolSpecsFor(allowed),
+      tools: {
+        tools: new Map(tools.map((t) => [t.name, t])),
+        gate,
+        ask: host.ask,
+        context,
+        onDenied: (record) => host.onDenied(record),
+        onApproved: (rule) => host.onApproved(rule),
+      },
+      maxTurns: task.tier === 'toolless' ? 1 : maxSteps,
+      turnCapLabel:
+        task.tier === 'toolless' ? 'a toolless subagent answers in one model call' : `max_steps ${maxSteps}`,
+      emit: host.emit,
+      signal,
+      costOf: (usage) => costOf(route.model, usage),
+      onTurnCommitted: (added, turn, usage) => {
+        const cost = costOf(route.model, usage);
+        task.usage = addUsage(task.usage, usage);
+        if (cost !== null) task.costUsd = (task.costUsd ?? 0) + cost;
+        if (task.childSessionId) {
+          host.store.appendMessages(task.childSessionId, added, turn);
+          host.store.recordUsage(task.childSessionId, turn, { ...usage, costUsd: cost ?? undefined });
+        }
+      },
+    });
+  } finally {
+    context.jobs.killAll();
+  }
+}

@@ -1,0 +1,129 @@
+import type { WrapShell } from '../tool/shell-process.js';
+import { inspectRepo, type RepoState } from '../worktree/repo.js';
+import { restoreStore, type StoreSnapshot, snapshotStore } from '../worktree/store-guard.js';
+import {
+  addWorktree,
+  inspectWorktree,
+  removeWorktree,
+  TASK_BRANCH_PREFIX,
+  type Worktree,
+  type WorktreeState,
+} from '../worktree/worktree.js';
+import writerPreambleTemplate from './prompts/writer.txt';
+import type { WriterSandbox } from './writer-sandbox.js';
+
+export type WriteIsolation = 'auto' | 'worktree' | 'serialize';
+
+export const DIRTY_PARENT_MESSAGE =
+  'cannot run a read-write subagent in a dirty parent checkout: commit or stash first';
+
+/** Where a writer will run, decided at dispatch. */
+export type WriterPlan =
+  | { isolation: 'serialize'; repo: RepoState }
+  | { isolation: 'worktree'; repo: Extract<RepoState, { kind: 'git' }> };
+
+export type PlanResult = { ok: true; plan: WriterPlan; warning?: string } | { ok: false; error: string };
+
+/**
+ * SPEC 9: `serialize` always uses the parent checkout; `worktree` needs a git repository with a commit and
+ * a confining sandbox, else the dispatch fails with the reason; `auto` takes a worktree when it can and
+ * otherwise falls back to the serialized parent checkout with a warning.
+ */
+export async function planWriter(
+  mode: WriteIsolation,
+  projectRoot: string,
+  sandbox: WriterSandbox,
+): Promise<PlanResult> {
+  const repo = await inspectRepo(projectRoot);
+  if (mode === 'serialize') return { ok: true, plan: { isolation: 'serialize', repo } };
+  let reason: string | undefined;
+  if (repo.kind === 'none') reason = `${repo.reason}, so no worktree can be made`;
+  else if (repo.head === null)
+    reason = `the repository at ${repo.top} has no commits yet, so no worktree can be made`;
+  else {
+    const probe = await sandbox.probe();
+    if (!probe.ok)
+      reason = `no confining sandbox (${probe.reason}), and a worktree without one is no isolation`;
+  }
+  if (reason === undefined && repo.kind === 'git') return { ok: true, plan: { isolation: 'worktree', repo } };
+  if (mode === 'worktree')
+    return { ok: false, error: `subagent_write_isolation "worktree": cannot isolate the writer: ${reason}` };
+  return {
+    ok: true,
+    plan: { isolation: 'serialize', repo },
+    warning: `read-write subagents run serialized in the parent checkout: ${reason}`,
+  };
+}
+
+/** The checkout a writer was given and what must happen when it ends. */
+export interface PreparedWriter {
+  root: string;
+  wrapShell?: WrapShell;
+  worktree?: Worktree & { repoTop: string; commonDir: string; snapshot: StoreSnapshot };
+  /** Added to the child's system prompt (isolated writers only). */
+  preamble?: string;
+}
+
+/** A dirty parent is refused in every mode (a worktree from HEAD would lack the user's edits). */
+function dirtyRefusal(repo: RepoState): string | undefined {
+  return repo.kind === 'git' && repo.changes.length > 0 ? DIRTY_PARENT_MESSAGE : undefined;
+}
+
+/**
+ * Right before a writer runs: checks the parent is clean (again: it may have changed while the task
+ * queued), then makes the worktree and the sandbox wrapping for it. Throws with the reason on failure.
+ */
+export async function prepareWriter(
+  plan: WriterPlan,
+  projectRoot: string,
+  sandbox: WriterSandbox,
+  env: NodeJS.ProcessEnv,
+): Promise<PreparedWriter> {
+  const repo = plan.repo.kind === 'git' ? await inspectRepo(projectRoot) : plan.repo;
+  const dirty = dirtyRefusal(repo);
+  if (dirty) throw new Error(dirty);
+  if (plan.isolation === 'serialize' || repo.kind !== 'git' || repo.head === null)
+    return { root: projectRoot };
+  const worktree = await addWorktree(repo.top, repo.head, env);
+  const own = await inspectRepo(worktree.path);
+  const snapshot = await snapshotStore(repo.top, repo.commonDir, own.kind === 'git' ? own.gitDir : undefined);
+  return {
+    root: worktree.path,
+    wrapShell: sandbox.wrapper({ worktree: worktree.path, gitCommonDir: repo.commonDir }),
+    worktree: { ...worktree, repoTop: repo.top, commonDir: repo.commonDir, snapshot },
+    preamble: writerPreambleTemplate.replace('{{branch}}', worktree.branch).trim(),
+  };
+}
+
+export interface FinishedWriter {
+  state: WorktreeState;
+  removed: boolean;
+  /** What cadre undid in the shared git store after the writer. */
+  undone: string[];
+}
+
+/**
+ * After a writer (completed, failed or cancelled): puts back anything it changed in the shared store
+ * besides task branches, then keeps a dirty worktree or one with commits for salvage and removes a clean
+ * one with no commits, branch included (SPEC 9).
+ */
+export async function finishWriter(
+  worktree: NonNullable<PreparedWriter['worktree']>,
+  liveBranches: ReadonlySet<string>,
+): Promise<FinishedWriter> {
+  const undone = await restoreStore(
+    worktree.repoTop,
+    worktree.commonDir,
+    worktree.snapshot,
+    (ref) =>
+      ref === `refs/heads/${worktree.branch}` ||
+      (ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`) &&
+        liveBranches.has(ref.slice('refs/heads/'.length))),
+  );
+  const state = await inspectWorktree(worktree.repoTop, worktree);
+  if (!state.dirty && state.commits.length === 0) {
+    await removeWorktree(worktree.repoTop, worktree);
+    return { state, removed: true, undone };
+  }
+  return { state, removed: false, undone };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { git, gitRun } from './git.js';
+
+export const TASK_BRANCH_PREFIX = 'cadre-task-';
+
+export interface Worktree {
+  /** `cadre-task-<uuid>`: the branch and the worktree directory's name. */
+  name: string;
+  branch: string;
+  path: string;
+  /** The commit it was made from. */
+  base: string;
+}
+
+export interface WorktreeState {
+  exists: boolean;
+  /** Uncommitted or untracked changes. */
+  dirty: boolean;
+  /** Full shas of the commits on its branch since `base`, oldest first. */
+  commits: string[];
+  /** Files changed since `base`, committed or not. */
+  changedFiles: string[];
+}
+
+/**
+ * Where a writer's worktree goes (SPEC 9): under `$CADRE_WORKTREE_DIR` when set, else beside the
+ * repository directory, named after its branch.
+ */
+export function worktreeLocation(repoTop: string, name: string, env: NodeJS.ProcessEnv): string {
+  const dir = env.CADRE_WORKTREE_DIR;
+  if (dir) {
+    mkdirSync(resolve(dir), { recursive: true });
+    return join(realpathSync(resolve(dir)), name);
+  }
+  return join(dirname(repoTop), name);
+}
+
+/** `git worktree add -b cadre-task-<uuid>` from HEAD (hooks off: nothing runs on checkout). */
+export async function addWorktree(repoTop: string, head: string, env: NodeJS.ProcessEnv): Promise<Worktree> {
+  const name = `${TASK_BRANCH_PREFIX}${randomUUID()}`;
+  const path = worktreeLocation(repoTop, name, env);
+  await git(repoTop, ['worktree', 'add', '-q', '-b', name, path, head]);
+  return { name, branch: name, path: realpathSync(path), base: head };
+}
+
+function lines(text: string): string[] {
+  return text === '' ? [] : text.split('\n');
+}
+
+/** The state of a writer's worktree and branch, for retention and `cadre tasks`. */
+export async function inspectWorktree(
+  repoTop: string,
+  worktree: { path: string; branch: string; base: string },
+): Promise<WorktreeState> {
+  const branchExists =
+    (await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`])).code === 0;
+  const commits = branchExists
+    ? lines(await git(repoTop, ['rev-list', '--reverse', `${worktree.base}..refs/heads/${worktree.branch}`]))
+    : [];
+  if (!existsSync(worktree.path)) return { exists: false, dirty: false, commits, changedFiles: [] };
+  const status = lines(await git(worktree.path, ['status', '--porcelain', '--untracked-files=all']));
+  const committed = lines(await git(worktree.path, ['diff', '--name-only', worktree.base, 'HEAD']));
+  const uncommitted = status.map((line) => line.slice(3).replace(/^.* -> /, ''));
+  return {
+    exists: true,
+    dirty: status.length > 0,
+    commits,
+    changedFiles: [...new Set([...committed, ...uncommitted])].sort(),
+  };
+}
+
+/** Removes the worktree (whatever it holds) and deletes its branch; a part already gone is fine. */
+export async function removeWorktree(
+  repoTop: string,
+  worktree: { path: string; branch: string },
+): Promise<void> {
+  if (existsSync(worktree.path)) await git(repoTop, ['worktree', 'remove', '--force', worktree.path]);
+  await gitRun(repoTop, ['worktree', 'prune']);
+  const branch = await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`]);
+  if (branch.code === 0) await git(repoTop, ['branch', '-D', worktree.branch]);
+}

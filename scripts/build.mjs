@@ -20,7 +20,8 @@ await build({
   sourcemap: 'linked',
   loader: { '.txt': 'text' },
   // The native SQLite addon stays in node_modules; the tree-sitter runtime is imported by file URL at run time.
-  external: ['better-sqlite3'],
+  // ink loads React's devtools only when DEV=true: an optional peer never installed with cadre.
+  external: ['better-sqlite3', 'react-devtools-core'],
   banner: {
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },

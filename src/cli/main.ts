@@ -42,6 +42,13 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
+    // Without -p on a terminal the user wants the interactive UI (words given are its first prompt); piped
+    // input or output is a headless run. The UI and React load only here.
+    if (!options.print && process.stdin.isTTY && process.stdout.isTTY) {
+      const { runInteractive } = await import('../tui/run.js');
+      process.exitCode = await runInteractive({ ...options, task });
+      return;
+    }
     const { runHeadlessCommand } = await import('./headless.js');
     process.exitCode = await runHeadlessCommand({ ...options, task });
   });

@@ -1,5 +1,5 @@
 import { Box, type Key, Static, Text, useApp, useInput, useStdout } from 'ink';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import type { ControllerState, UserAnswer } from '../controller/types.js';
 import { type AskModalState, type AskView, askModalKey, initialAskState } from './ask/ask-modal.js';
 import { acceptCompletion, type Completion, completionsFor } from './input/completion.js';
@@ -70,6 +70,23 @@ function useTerminalSize(): { columns: number; rows: number; epoch: number } {
   return size;
 }
 
+interface InputState {
+  editor: E.EditorState;
+  modal: { askId: string; state: AskModalState } | null;
+  menuSelected: number;
+  /** The text for which Esc closed the completion menu; it opens again once the text changes. */
+  menuDismissed: string | null;
+  hint: string | null;
+}
+
+const INITIAL_INPUT: InputState = {
+  editor: E.EMPTY_EDITOR,
+  modal: null,
+  menuSelected: 0,
+  menuDismissed: null,
+  hint: null,
+};
+
 function askView(state: ControllerState): AskView | null {
   const ask = state.asks[0];
   return ask ? (ask as AskView) : null;
@@ -84,18 +101,18 @@ export function App(props: AppProps) {
   useSyncExternalStore(store.subscribe, store.getVersion);
   const { items, live, state } = store.snapshot;
 
-  const [editor, setEditor] = useState<E.EditorState>(E.EMPTY_EDITOR);
-  const [modal, setModal] = useState<{ askId: string; state: AskModalState } | null>(null);
-  const [menuSelected, setMenuSelected] = useState(0);
-  const [menuDismissed, setMenuDismissed] = useState<string | null>(null);
-  const [hint, setHint] = useState<string | null>(null);
+  // Input state lives in a ref: several keys read in one chunk are handled before React renders again, and
+  // each must see what the previous one did.
+  const ui = useRef<InputState>(INITIAL_INPUT);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const update = useCallback((change: Partial<InputState>) => {
+    ui.current = { ...ui.current, ...change };
+    rerender();
+  }, []);
   const [fileList, setFileList] = useState<readonly string[] | null>(null);
   const [frame, setFrame] = useState(0);
   const lastCtrlC = useRef(0);
   const pasting = useRef(false);
-
-  const ask = askView(state);
-  const modalState = ask ? (modal?.askId === ask.id ? modal.state : initialAskState(ask)) : null;
 
   const source = useMemo(
     () => ({
@@ -110,13 +127,14 @@ export function App(props: AppProps) {
     }),
     [session, fileList],
   );
-  const completions: Completion[] = useMemo(
-    () => (menuDismissed === editor.text ? [] : completionsFor(editor, source)),
-    [editor, source, menuDismissed],
-  );
-  const menuOpen = completions.length > 0 && !ask;
-  const selected = Math.min(menuSelected, Math.max(0, completions.length - 1));
+  const completionsNow = (): Completion[] => {
+    const { editor, menuDismissed } = ui.current;
+    return menuDismissed === editor.text || askView(store.snapshot.state) ? [] : completionsFor(editor, source);
+  };
+  const modalNow = (ask: AskView): AskModalState =>
+    ui.current.modal?.askId === ask.id ? ui.current.modal.state : initialAskState(ask);
 
+  const { editor } = ui.current;
   // The file list is made when an `@` word is first typed, and again when stale.
   const typingFile = E.wordAtCursor(editor).word.startsWith('@');
   useEffect(() => {
@@ -152,14 +170,12 @@ export function App(props: AppProps) {
     session.submit(props.initialPrompt);
   }, [props.initialPrompt, history, session]);
 
-  const edit = useCallback(
-    (next: E.EditorState) => {
-      setEditor(next);
-      setMenuSelected(0);
-      history.reset();
-    },
-    [history],
-  );
+  /** A change of the text: the menu starts again from its top and the history walk ends. */
+  const edit = (next: E.EditorState) => {
+    update({ editor: next, menuSelected: 0 });
+    history.reset();
+  };
+  const move = (next: E.EditorState) => update({ editor: next });
 
   const submit = (text: string) => {
     if (text.trim() === '') return;
@@ -176,74 +192,81 @@ export function App(props: AppProps) {
     session.submit(text);
   };
 
-  const handleModalKey = (input: string, key: Key) => {
-    if (!ask || !modalState) return;
-    const result = askModalKey(ask, modalState, input, key);
+  const pressEnter = (current: E.EditorState) => {
+    const result = E.enter(current);
+    if ('submit' in result) submit(result.submit);
+    else edit(result.state);
+  };
+
+  const handleModalKey = (ask: AskView, input: string, key: Key) => {
+    const result = askModalKey(ask, modalNow(ask), input, key);
     if ('answer' in result) {
+      update({ modal: null });
       session.answer(ask.id, result.answer);
-      setModal(null);
     } else {
-      setModal({ askId: ask.id, state: result.state });
+      update({ modal: { askId: ask.id, state: result.state } });
     }
   };
 
   const handleEditorKey = (input: string, key: Key) => {
-    if (menuOpen) {
-      if (key.upArrow) return setMenuSelected((selected - 1 + completions.length) % completions.length);
-      if (key.downArrow) return setMenuSelected((selected + 1) % completions.length);
+    const current = ui.current.editor;
+    const completions = completionsNow();
+    if (completions.length > 0) {
+      const selected = Math.min(ui.current.menuSelected, completions.length - 1);
+      const count = completions.length;
+      if (key.upArrow) return update({ menuSelected: (selected - 1 + count) % count });
+      if (key.downArrow) return update({ menuSelected: (selected + 1) % count });
       if (key.tab || (key.return && !key.shift && !key.meta))
-        return edit(acceptCompletion(editor, completions[selected]));
-      if (key.escape) return setMenuDismissed(editor.text);
+        return edit(acceptCompletion(current, completions[selected]));
+      if (key.escape) return update({ menuDismissed: current.text });
     }
     if (key.return) {
-      if (key.shift || key.meta) return edit(E.insert(editor, '\n'));
-      const result = E.enter(editor);
-      return 'submit' in result ? submit(result.submit) : edit(result.state);
+      if (key.shift || key.meta) return edit(E.insert(current, '\n'));
+      return pressEnter(current);
     }
     if (key.escape) {
-      if (state.status === 'running') session.interrupt();
+      if (store.snapshot.state.status === 'running') session.interrupt();
       return;
     }
     if (key.upArrow) {
-      const moved = E.moveUp(editor);
-      if (moved) return setEditor(moved);
-      const previous = history.previous(editor.text);
-      if (previous !== null) setEditor(E.editorWith(previous));
+      const moved = E.moveUp(current);
+      if (moved) return move(moved);
+      const previous = history.previous(current.text);
+      if (previous !== null) move(E.editorWith(previous));
       return;
     }
     if (key.downArrow) {
-      const moved = E.moveDown(editor);
-      if (moved) return setEditor(moved);
+      const moved = E.moveDown(current);
+      if (moved) return move(moved);
       const next = history.next();
-      if (next !== null) setEditor(E.editorWith(next));
+      if (next !== null) move(E.editorWith(next));
       return;
     }
     if (key.tab) return;
-    if (key.leftArrow) return setEditor(key.ctrl || key.meta ? E.moveWordLeft(editor) : E.moveLeft(editor));
-    if (key.rightArrow)
-      return setEditor(key.ctrl || key.meta ? E.moveWordRight(editor) : E.moveRight(editor));
-    if (key.home) return setEditor(E.moveHome(editor));
-    if (key.end) return setEditor(E.moveEnd(editor));
-    if (key.backspace || key.delete) return edit(key.meta ? E.deleteWordBefore(editor) : E.backspace(editor));
+    if (key.leftArrow) return move(key.ctrl || key.meta ? E.moveWordLeft(current) : E.moveLeft(current));
+    if (key.rightArrow) return move(key.ctrl || key.meta ? E.moveWordRight(current) : E.moveRight(current));
+    if (key.home) return move(E.moveHome(current));
+    if (key.end) return move(E.moveEnd(current));
+    if (key.backspace || key.delete) return edit(key.meta ? E.deleteWordBefore(current) : E.backspace(current));
     if (key.ctrl) {
       switch (input) {
         case 'a':
-          return setEditor(E.moveHome(editor));
+          return move(E.moveHome(current));
         case 'e':
-          return setEditor(E.moveEnd(editor));
+          return move(E.moveEnd(current));
         case 'b':
-          return setEditor(E.moveLeft(editor));
+          return move(E.moveLeft(current));
         case 'f':
-          return setEditor(E.moveRight(editor));
+          return move(E.moveRight(current));
         case 'u':
-          return edit(E.deleteToLineStart(editor));
+          return edit(E.deleteToLineStart(current));
         case 'k':
-          return edit(E.deleteToLineEnd(editor));
+          return edit(E.deleteToLineEnd(current));
         case 'w':
-          return edit(E.deleteWordBefore(editor));
+          return edit(E.deleteWordBefore(current));
         case 'd':
-          if (editor.text === '') return exit();
-          return edit(E.deleteForward(editor));
+          if (current.text === '') return exit();
+          return edit(E.deleteForward(current));
         case 'o': {
           const number = store.lastCardNumber();
           if (number !== null) store.expand(number);
@@ -253,13 +276,14 @@ export function App(props: AppProps) {
           return;
       }
     }
-    if (key.meta && input === 'b') return setEditor(E.moveWordLeft(editor));
-    if (key.meta && input === 'f') return setEditor(E.moveWordRight(editor));
-    if (input) edit(E.insert(editor, input));
+    if (key.meta && input === 'b') return move(E.moveWordLeft(current));
+    if (key.meta && input === 'f') return move(E.moveWordRight(current));
+    if (input) edit(E.insert(current, input));
   };
 
   useInput((input, key) => {
-    if (hint && !(key.ctrl && input === 'c')) setHint(null);
+    if (ui.current.hint && !(key.ctrl && input === 'c')) update({ hint: null });
+    const ask = askView(store.snapshot.state);
     // Bracketed paste: everything between the markers is text, line breaks included.
     if (input.includes(BRACKETED_PASTE_START) || input.includes(BRACKETED_PASTE_END) || pasting.current) {
       let text = input;
@@ -272,32 +296,39 @@ export function App(props: AppProps) {
         text = text.slice(0, text.indexOf(BRACKETED_PASTE_END));
       }
       if (key.return) text = '\n';
-      if (text !== '' && !ask) edit(E.insert(editor, text));
+      if (text !== '' && !ask) edit(E.insert(ui.current.editor, text));
       return;
     }
     if (key.ctrl && input === 'c') {
-      if (editor.text !== '' && !ask) {
-        edit(E.EMPTY_EDITOR);
-        return;
-      }
+      if (ui.current.editor.text !== '' && !ask) return edit(E.EMPTY_EDITOR);
       if (now() - lastCtrlC.current < CTRL_C_WINDOW_MS) return exit();
       lastCtrlC.current = now();
-      setHint('press ctrl+c again to quit');
-      return;
+      return update({ hint: 'press ctrl+c again to quit' });
     }
-    if (ask) return handleModalKey(input, key);
+    if (ask) return handleModalKey(ask, input, key);
+    // Keys typed faster than they are read arrive as one chunk: text then Enter is typed text, then Enter (a
+    // paste comes bracketed, or with line breaks inside it).
+    if (input.length > 1 && input.endsWith('\r') && !input.slice(0, -1).includes('\r')) {
+      return pressEnter(E.insert(ui.current.editor, input.slice(0, -1)));
+    }
     handleEditorKey(input, key);
   });
 
+  const ask = askView(state);
+  const completions = completionsNow();
+  const liveAsk = ask ? { view: ask, modal: modalNow(ask) } : null;
   const liveLines = composeLiveArea(
     {
       live,
       state,
       now: now(),
       editor,
-      ask: ask && modalState ? { view: ask, modal: modalState } : null,
-      menu: menuOpen ? { items: completions, selected } : null,
-      hint,
+      ask: liveAsk,
+      menu:
+        completions.length > 0
+          ? { items: completions, selected: Math.min(ui.current.menuSelected, completions.length - 1) }
+          : null,
+      hint: ui.current.hint,
       width: columns,
       height: rows,
       frame,

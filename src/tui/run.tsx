@@ -30,6 +30,10 @@ export interface InteractiveOptions {
   cwd?: string;
 }
 
+function setRawMode(on: boolean): void {
+  if (process.stdin.isTTY) process.stdin.setRawMode(on);
+}
+
 const BRACKETED_PASTE_ON = '\u001b[?2004h';
 const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 
@@ -38,6 +42,8 @@ const BRACKETED_PASTE_OFF = '\u001b[?2004l';
  * exactly as headless reports them (exit 2) before anything is drawn. Returns the exit code.
  */
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
+  // Raw at once: keys typed while the session starts are kept as typed (no echo, Enter stays Enter).
+  setRawMode(true);
   let controller: SessionController;
   let store: SessionStore | undefined;
   let workspace: ReturnType<typeof openWorkspace>;
@@ -64,6 +70,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     controller = await SessionController.open({ workspace, flags, store, interactive: true });
   } catch (error) {
     store?.close();
+    setRawMode(false);
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof PermissionRuleError) {
       process.stderr.write(`cadre: ${error.message}\n`);
       return 2;
@@ -98,6 +105,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     return 0;
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);
+    setRawMode(false);
     process.off('SIGTERM', onSignal);
     subscription.close();
     await controller.close();

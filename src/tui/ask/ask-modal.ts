@@ -146,11 +146,12 @@ export function exactCall(tool: string, input: unknown): string {
 
 function traceRows(trace: readonly TraceEntry[], theme: Theme): string[] {
   const { style } = theme;
+  const layerWidth = Math.max(0, ...trace.map((entry) => entry.layer.length));
   return trace.map((entry) => {
-    const action = entry.action ? `${entry.action.padEnd(5)} ` : '      ';
-    const rule = entry.rule ?? '';
-    const source = entry.source ? style.dim(` (${entry.source})`) : '';
-    return `${style.bold(entry.layer)}: ${action}${rule}${source} ${style.dim(entry.note)}`;
+    const action = (entry.action ?? '').padEnd(5);
+    const rule = entry.rule ? `${entry.rule} ` : '';
+    const source = entry.source ? style.dim(`(${entry.source}) `) : '';
+    return `${style.bold(entry.layer.padEnd(layerWidth))}  ${action}  ${rule}${source}${style.dim(entry.note)}`;
   });
 }
 

@@ -119,6 +119,13 @@ export class TranscriptStore {
       case 'state':
         this.state = event.state;
         return;
+      // Asks open and close between snapshots too; the modal follows them at once.
+      case 'ask_opened':
+        if (!this.state.asks.some((a) => a.id === event.ask.id)) this.state = { ...this.state, asks: [...this.state.asks, event.ask] };
+        return;
+      case 'ask_closed':
+        this.state = { ...this.state, asks: this.state.asks.filter((a) => a.id !== event.askId) };
+        return;
       case 'turn_started':
         this.flush();
         if (event.origin === 'background')
@@ -202,8 +209,9 @@ export class TranscriptStore {
         return;
       }
       case 'permission_denied': {
-        this.flush();
-        const who = main ? '' : `[${this.label(event.agent)}] `;
+        // The main agent's denied call shows as its tool card, in red, with the reason.
+        if (main) return;
+        const who = `[${this.label(event.agent)}] `;
         this.push({
           kind: 'line',
           tone: 'error',

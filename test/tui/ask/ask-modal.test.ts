@@ -167,7 +167,8 @@ describe('ask modal view', () => {
       '\n',
     );
     expect(text).toContain('Decision trace');
-    expect(text).toContain('global config: ask   bash(git push *) (config.json:4) matched');
+    expect(text).toContain('global config  ask    bash(git push *) (config.json:4) matched');
+    expect(text).toContain('safety floor          full: no restriction');
   });
 
   it('previews the diff of an edit it asks about', () => {

@@ -299,11 +299,18 @@ export function App(props: AppProps) {
       if (text !== '' && !ask) edit(E.insert(ui.current.editor, text));
       return;
     }
-    if (key.ctrl && input === 'c') {
-      if (ui.current.editor.text !== '' && !ask) return edit(E.EMPTY_EDITOR);
-      if (now() - lastCtrlC.current < CTRL_C_WINDOW_MS) return exit();
-      lastCtrlC.current = now();
-      return update({ hint: 'press ctrl+c again to quit' });
+    // Ctrl+C pressed twice before the first was read arrives as one chunk.
+    const ctrlCs = key.ctrl && input === 'c' ? 1 : /^\u0003+$/.test(input) ? input.length : 0;
+    if (ctrlCs > 0) {
+      for (let i = 0; i < ctrlCs; i++) {
+        if (ui.current.editor.text !== '' && !ask) edit(E.EMPTY_EDITOR);
+        else if (now() - lastCtrlC.current < CTRL_C_WINDOW_MS) return exit();
+        else {
+          lastCtrlC.current = now();
+          update({ hint: 'press ctrl+c again to quit' });
+        }
+      }
+      return;
     }
     if (ask) return handleModalKey(ask, input, key);
     // Keys typed faster than they are read arrive as one chunk: text then Enter is typed text, then Enter (a

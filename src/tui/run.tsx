@@ -81,16 +81,21 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const theme = createTheme(detectCapabilities(process.env, process.stdout.isTTY === true));
   const transcript = new TranscriptStore(controller.snapshot());
   transcript.add({ kind: 'welcome' });
+  // `--continue` / `--resume`: the conversation so far, as it went.
+  transcript.replay(controller.messages());
   const subscription = controller.subscribe((event) => transcript.apply(event));
   const history = PromptHistory.open(historyFile(workspace.loaded.globalDir, workspace.loaded.projectRoot));
   const files = new ProjectFiles(workspace.loaded.projectRoot);
   const initialPrompt = options.task.join(' ').trim() || undefined;
 
   process.stdout.write(BRACKETED_PASTE_ON);
-  const onSignal = () => controller.interrupt();
+  let app: ReturnType<typeof render> | undefined;
+  // A terminal that goes away or a `kill` ends the session like /quit does.
+  const onSignal = () => app?.unmount();
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   try {
-    const app = render(
+    app = render(
       <App
         session={controller}
         store={transcript}
@@ -107,6 +112,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     process.stdout.write(BRACKETED_PASTE_OFF);
     setRawMode(false);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     subscription.close();
     await controller.close();
     store.close();

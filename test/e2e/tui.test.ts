@@ -168,12 +168,14 @@ describe('cadre interactive UI in a real terminal', () => {
         .rule({ first_user: 'count slowly' }, 'child')
         .turn((t) => t.tool('bash', { command: 'sleep 3' }))
         .text('Counted.')
+        // The child's result comes back to the main agent as a new user message (a system reminder).
+        .rule({ last_user: 'Counted.' }, 'main, after the child')
+        .text('The subagent finished.')
         .rule({}, 'main')
-        .turn((t) => t.tool('task', { prompt: 'count slowly', description: 'slow count', background: true }))
-        .text('Started it.')
-        .text('The subagent finished.'),
+        .turn((t) => t.tool('task', { prompt: 'count slowly', description: 'slow count', agent: 'general', background: true }))
+        .text('Started it.'),
     );
-    const project = servedProject(server, { config: { permission: { allow: ['bash(sleep *)'] } } });
+    const project = servedProject(server, { git: true, config: { permission: { allow: ['bash(sleep *)'] } } });
     const tui = cadreTerminal(project, ['--yes']);
     await tui.waitFor(/ask anything/);
     tui.type('start a background count\r');
@@ -195,7 +197,7 @@ describe('cadre interactive UI in a real terminal', () => {
     await tui.waitFor(/draft that stays/);
     tui.resize(80, 24);
     const screen = await tui.waitFor(
-      (s) => s.includes('Last line of the answer.') && s.includes('› draft that stays') && statusLine(s).includes('safety'),
+      (s) => s.includes('Last line of the answer.') && s.includes('› draft that stays') && statusLine(s).includes('agent default'),
     );
     const rows = screen.split('\n');
     expect(rows).toHaveLength(24);

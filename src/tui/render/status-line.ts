@@ -1,9 +1,10 @@
 import stringWidth from 'string-width';
 import type { Theme } from '../theme.js';
+import { truncate } from './box.js';
 
 /** What the status line shows: a structural subset of the controller's state snapshot. */
 export interface StatusInfo {
-  model: { label: string; contextWindow: number };
+  model: { label: string; model: string; contextWindow: number };
   profile: string | null;
   prompt: string | null;
   planMode: boolean;
@@ -28,67 +29,64 @@ export function formatCost(costUsd: number | null): string {
 }
 
 interface Segment {
+  key: 'model' | 'profile' | 'prompt' | 'plan' | 'safety' | 'context' | 'cost';
   text: string;
-  /** Narrow terminals drop the lowest first. */
-  priority: number;
-  short?: string;
   paint?: (text: string) => string;
 }
 
 /**
  * One line: model, profile and prompt layer, safety floor, context used (tokens and % of the window) and cost,
- * fitted to the width by shortening, then dropping, the least important parts.
+ * fitted to the width by shortening, then dropping, the least important parts in a fixed order.
  */
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const { style, glyphs } = theme;
   const window = info.model.contextWindow;
   const percent = window > 0 ? Math.min(100, Math.round((info.contextTokens / window) * 100)) : 0;
-  const segments: Segment[] = [
+  const effort = info.effort ? ` (${info.effort})` : '';
+  let segments: Segment[] = [
+    { key: 'model', text: info.model.label + effort },
     {
-      text: info.model.label + (info.effort ? ` (${info.effort})` : ''),
-      short: info.model.label,
-      priority: 9,
-    },
-    {
+      key: 'profile',
       text: `agent ${info.profile ?? 'default'}`,
-      short: info.profile ?? 'default',
-      priority: 8,
       paint: info.profile ? style.magenta : undefined,
     },
   ];
-  if (info.prompt) segments.push({ text: `prompt ${info.prompt}`, short: info.prompt, priority: 6 });
-  if (info.planMode) segments.push({ text: 'plan mode', short: 'plan', priority: 7, paint: style.cyan });
+  if (info.prompt) segments.push({ key: 'prompt', text: `prompt ${info.prompt}` });
+  if (info.planMode) segments.push({ key: 'plan', text: 'plan mode', paint: style.cyan });
   segments.push(
+    { key: 'safety', text: `safety ${info.safety}`, paint: info.safety === 'full' ? undefined : style.yellow },
     {
-      text: `safety ${info.safety}`,
-      short: info.safety,
-      priority: 7,
-      paint: info.safety === 'full' ? undefined : style.yellow,
-    },
-    {
+      key: 'context',
       text: `ctx ${compactCount(info.contextTokens)}/${compactCount(window)} (${percent}%)`,
-      short: `${percent}%`,
-      priority: 5,
       paint: percent >= 90 ? style.red : percent >= 75 ? style.yellow : undefined,
     },
-    { text: formatCost(info.costUsd), priority: 4 },
+    { key: 'cost', text: formatCost(info.costUsd) },
   );
+  const set = (key: Segment['key'], text: string) => {
+    segments = segments.map((s) => (s.key === key ? { ...s, text } : s));
+  };
+  const drop = (key: Segment['key']) => {
+    segments = segments.filter((s) => s.key !== key);
+  };
   const separator = ` ${glyphs.dot} `;
-  const pick = (s: Segment, useShort: boolean) => (useShort && s.short ? s.short : s.text);
-  const join = (parts: Segment[], useShort: boolean) => parts.map((s) => pick(s, useShort)).join(separator);
-  let parts = segments;
-  let useShort = false;
-  while (stringWidth(join(parts, useShort)) > width) {
-    if (!useShort) {
-      useShort = true;
-      continue;
-    }
-    if (parts.length <= 1) break;
-    const lowest = Math.min(...parts.map((p) => p.priority));
-    parts = parts.filter((p) => p.priority !== lowest);
+  const plain = () => segments.map((s) => s.text).join(separator);
+  const steps: (() => void)[] = [
+    () => set('model', info.model.model + effort),
+    () => set('context', `ctx ${percent}%`),
+    () => set('model', info.model.model),
+    () => set('prompt', info.prompt ?? ''),
+    () => drop('cost'),
+    () => set('safety', info.safety),
+    () => set('profile', info.profile ?? 'default'),
+    () => drop('context'),
+    () => drop('plan'),
+    () => drop('prompt'),
+  ];
+  for (const step of steps) {
+    if (stringWidth(plain()) <= width) break;
+    step();
   }
-  const line = join(parts, useShort);
-  if (stringWidth(line) > width)
-    return style.dim(line.slice(0, Math.max(0, width - 1)) + glyphs.ellipsis.slice(0, 1));
-  return parts.map((s) => (s.paint ?? style.dim)(pick(s, useShort))).join(style.dim(separator));
+  const line = plain();
+  if (stringWidth(line) > width) return style.dim(truncate(line, width, glyphs.ellipsis));
+  return segments.map((s) => (s.paint ?? style.dim)(s.text)).join(style.dim(separator));
 }

@@ -14,7 +14,7 @@ import {
 import { createTheme, PLAIN_THEME } from '../../../src/tui/theme.js';
 
 const INFO: StatusInfo = {
-  model: { label: 'claude-sonnet-4-5', contextWindow: 200_000 },
+  model: { label: 'sonnet (anthropic:claude-sonnet-4-5)', model: 'claude-sonnet-4-5', contextWindow: 200_000 },
   profile: 'reviewer',
   prompt: 'plan',
   planMode: false,
@@ -26,8 +26,8 @@ const INFO: StatusInfo = {
 
 describe('status line', () => {
   it('shows model, profile, prompt, safety, context and cost', () => {
-    expect(renderStatusLine(INFO, 120, PLAIN_THEME)).toBe(
-      'claude-sonnet-4-5 (high) | agent reviewer | prompt plan | safety full | ctx 12k/200k (6%) | $0.04',
+    expect(renderStatusLine(INFO, 140, PLAIN_THEME)).toBe(
+      'sonnet (anthropic:claude-sonnet-4-5) (high) | agent reviewer | prompt plan | safety full | ctx 12k/200k (6%) | $0.04',
     );
   });
 
@@ -38,8 +38,13 @@ describe('status line', () => {
   });
 
   it('shortens, then drops the least important parts, to fit a narrow terminal', () => {
-    const at60 = renderStatusLine(INFO, 60, PLAIN_THEME);
-    expect(at60).toBe('claude-sonnet-4-5 | reviewer | plan | full | 6% | $0.04');
+    expect(renderStatusLine(INFO, 100, PLAIN_THEME)).toBe(
+      'claude-sonnet-4-5 (high) | agent reviewer | prompt plan | safety full | ctx 12k/200k (6%) | $0.04',
+    );
+    expect(renderStatusLine(INFO, 80, PLAIN_THEME)).toBe(
+      'claude-sonnet-4-5 | agent reviewer | prompt plan | safety full | ctx 6% | $0.04',
+    );
+    expect(renderStatusLine(INFO, 60, PLAIN_THEME)).toBe('claude-sonnet-4-5 | agent reviewer | plan | full | ctx 6%');
     const at30 = renderStatusLine(INFO, 30, PLAIN_THEME);
     expect(stringWidth(at30)).toBeLessThanOrEqual(30);
     expect(at30).toContain('claude-sonnet-4-5');

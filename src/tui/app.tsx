@@ -129,7 +129,9 @@ export function App(props: AppProps) {
   );
   const completionsNow = (): Completion[] => {
     const { editor, menuDismissed } = ui.current;
-    return menuDismissed === editor.text || askView(store.snapshot.state) ? [] : completionsFor(editor, source);
+    return menuDismissed === editor.text || askView(store.snapshot.state)
+      ? []
+      : completionsFor(editor, source);
   };
   const modalNow = (ask: AskView): AskModalState =>
     ui.current.modal?.askId === ask.id ? ui.current.modal.state : initialAskState(ask);
@@ -247,7 +249,8 @@ export function App(props: AppProps) {
     if (key.rightArrow) return move(key.ctrl || key.meta ? E.moveWordRight(current) : E.moveRight(current));
     if (key.home) return move(E.moveHome(current));
     if (key.end) return move(E.moveEnd(current));
-    if (key.backspace || key.delete) return edit(key.meta ? E.deleteWordBefore(current) : E.backspace(current));
+    if (key.backspace || key.delete)
+      return edit(key.meta ? E.deleteWordBefore(current) : E.backspace(current));
     if (key.ctrl) {
       switch (input) {
         case 'a':

@@ -35,7 +35,9 @@ describe('cadre interactive UI in a real terminal', () => {
         .turn((t) => t.tool('edit', { path: 'src/a.ts', old_string: 'return 1;', new_string: 'return 2;' }))
         .text('Edited the file.'),
     );
-    const project = servedProject(server, { files: { 'src/a.ts': 'export function f() {\n  return 1;\n}\n' } });
+    const project = servedProject(server, {
+      files: { 'src/a.ts': 'export function f() {\n  return 1;\n}\n' },
+    });
     const tui = cadreTerminal(project);
     await tui.waitFor(/ask anything/);
     tui.type('bump the number\r');
@@ -81,7 +83,10 @@ describe('cadre interactive UI in a real terminal', () => {
   it('/agent reviewer changes the status line and the next request', async () => {
     const server = await scriptedServer(script().text('Reviewed.'));
     const project = servedProject(server, {
-      files: { '.cadre/agents/reviewer.md': '---\ndescription: Reviews changes\n---\nYou are the careful reviewer persona.\n' },
+      files: {
+        '.cadre/agents/reviewer.md':
+          '---\ndescription: Reviews changes\n---\nYou are the careful reviewer persona.\n',
+      },
     });
     const tui = cadreTerminal(project);
     const first = await tui.waitFor(/ask anything/);
@@ -172,10 +177,20 @@ describe('cadre interactive UI in a real terminal', () => {
         .rule({ last_user: 'Counted.' }, 'main, after the child')
         .text('The subagent finished.')
         .rule({}, 'main')
-        .turn((t) => t.tool('task', { prompt: 'count slowly', description: 'slow count', agent: 'general', background: true }))
+        .turn((t) =>
+          t.tool('task', {
+            prompt: 'count slowly',
+            description: 'slow count',
+            agent: 'general',
+            background: true,
+          }),
+        )
         .text('Started it.'),
     );
-    const project = servedProject(server, { git: true, config: { permission: { allow: ['bash(sleep *)'] } } });
+    const project = servedProject(server, {
+      git: true,
+      config: { permission: { allow: ['bash(sleep *)'] } },
+    });
     const tui = cadreTerminal(project, ['--yes']);
     await tui.waitFor(/ask anything/);
     tui.type('start a background count\r');
@@ -186,7 +201,9 @@ describe('cadre interactive UI in a real terminal', () => {
   });
 
   it('keeps the screen whole when resized from 120x40 to 80x24', async () => {
-    const answer = Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} ${'word '.repeat(20)}`).join('\n\n');
+    const answer = Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} ${'word '.repeat(20)}`).join(
+      '\n\n',
+    );
     const server = await scriptedServer(script().text(`${answer}\n\nLast line of the answer.`));
     const project = servedProject(server);
     const tui = cadreTerminal(project, [], { cols: 120, rows: 40 });
@@ -197,7 +214,10 @@ describe('cadre interactive UI in a real terminal', () => {
     await tui.waitFor(/draft that stays/);
     tui.resize(80, 24);
     const screen = await tui.waitFor(
-      (s) => s.includes('Last line of the answer.') && s.includes('› draft that stays') && statusLine(s).includes('agent default'),
+      (s) =>
+        s.includes('Last line of the answer.') &&
+        s.includes('› draft that stays') &&
+        statusLine(s).includes('agent default'),
     );
     const rows = screen.split('\n');
     expect(rows).toHaveLength(24);
@@ -271,6 +291,30 @@ describe('cadre interactive UI in a real terminal', () => {
     expect(menu).not.toContain('widget-key');
     tui.type(KEYS.tab);
     await tui.waitFor(/› look at @src\/widget\.ts /);
+    tui.type('please\r');
+    // The file is attached through the main agent's gated read, shown as its card.
+    const screen = await tui.waitFor(/Read it\./);
+    expect(screen).toContain('▸ read src/widget.ts');
+    const sent = server.requests[0].view.messages.at(-1)?.text ?? '';
+    expect(sent).toMatch(
+      /^look at @src\/widget\.ts please\n\n<attachment path="src\/widget\.ts">\n.*export \{\}/s,
+    );
+  });
+
+  it('opens a continued session with its conversation so far', async () => {
+    const server = await scriptedServer(
+      script().rule({ last_user: 'first question' }).text('First answer.').rule({}).text('Second answer.'),
+    );
+    const project = servedProject(server);
+    const headless = await cadreIn(project, ['-p', 'first question']);
+    expect(headless.code).toBe(0);
+    const tui = cadreTerminal(project, ['--continue']);
+    const screen = await tui.waitFor(/ask anything/);
+    expect(screen).toContain('› first question');
+    expect(screen).toContain('First answer.');
+    tui.type('second question\r');
+    await tui.waitFor(/Second answer\./);
+    expect(server.requests[1].view.messages.map((m) => m.text)).toContain('First answer.');
   });
 
   it('stops with the headless exit-2 message for a config error, before drawing', async () => {

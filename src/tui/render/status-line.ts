@@ -54,7 +54,11 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   if (info.prompt) segments.push({ key: 'prompt', text: `prompt ${info.prompt}` });
   if (info.planMode) segments.push({ key: 'plan', text: 'plan mode', paint: style.cyan });
   segments.push(
-    { key: 'safety', text: `safety ${info.safety}`, paint: info.safety === 'full' ? undefined : style.yellow },
+    {
+      key: 'safety',
+      text: `safety ${info.safety}`,
+      paint: info.safety === 'full' ? undefined : style.yellow,
+    },
     {
       key: 'context',
       text: `ctx ${compactCount(info.contextTokens)}/${compactCount(window)} (${percent}%)`,

@@ -12,7 +12,10 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((part): part is { type: 'text'; text: string } => part?.type === 'text' && typeof part.text === 'string')
+    .filter(
+      (part): part is { type: 'text'; text: string } =>
+        part?.type === 'text' && typeof part.text === 'string',
+    )
     .map((part) => part.text)
     .join('');
 }
@@ -42,9 +45,13 @@ export function replayItems(messages: readonly ModelMessage[]): ReplayedItem[] {
       const text = textOf(message.content).trim();
       if (text !== '' && !text.startsWith('<system-reminder>')) items.push({ kind: 'user', text });
     } else if (message.role === 'assistant') {
-      const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+      const parts =
+        typeof message.content === 'string'
+          ? [{ type: 'text' as const, text: message.content }]
+          : message.content;
       for (const part of parts) {
-        if (part.type === 'text' && part.text.trim() !== '') items.push({ kind: 'markdown', text: part.text });
+        if (part.type === 'text' && part.text.trim() !== '')
+          items.push({ kind: 'markdown', text: part.text });
         if (part.type === 'tool-call') {
           const result = results.get(part.toolCallId);
           items.push({

@@ -121,7 +121,8 @@ export class TranscriptStore {
         return;
       // Asks open and close between snapshots too; the modal follows them at once.
       case 'ask_opened':
-        if (!this.state.asks.some((a) => a.id === event.ask.id)) this.state = { ...this.state, asks: [...this.state.asks, event.ask] };
+        if (!this.state.asks.some((a) => a.id === event.ask.id))
+          this.state = { ...this.state, asks: [...this.state.asks, event.ask] };
         return;
       case 'ask_closed':
         this.state = { ...this.state, asks: this.state.asks.filter((a) => a.id !== event.askId) };

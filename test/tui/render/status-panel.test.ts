@@ -14,7 +14,11 @@ import {
 import { createTheme, PLAIN_THEME } from '../../../src/tui/theme.js';
 
 const INFO: StatusInfo = {
-  model: { label: 'sonnet (anthropic:claude-sonnet-4-5)', model: 'claude-sonnet-4-5', contextWindow: 200_000 },
+  model: {
+    label: 'sonnet (anthropic:claude-sonnet-4-5)',
+    model: 'claude-sonnet-4-5',
+    contextWindow: 200_000,
+  },
   profile: 'reviewer',
   prompt: 'plan',
   planMode: false,
@@ -44,7 +48,9 @@ describe('status line', () => {
     expect(renderStatusLine(INFO, 80, PLAIN_THEME)).toBe(
       'claude-sonnet-4-5 | agent reviewer | prompt plan | safety full | ctx 6% | $0.04',
     );
-    expect(renderStatusLine(INFO, 60, PLAIN_THEME)).toBe('claude-sonnet-4-5 | agent reviewer | plan | full | ctx 6%');
+    expect(renderStatusLine(INFO, 60, PLAIN_THEME)).toBe(
+      'claude-sonnet-4-5 | agent reviewer | plan | full | ctx 6%',
+    );
     const at30 = renderStatusLine(INFO, 30, PLAIN_THEME);
     expect(stringWidth(at30)).toBeLessThanOrEqual(30);
     expect(at30).toContain('claude-sonnet-4-5');

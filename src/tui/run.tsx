@@ -11,6 +11,7 @@ import { PermissionRuleError } from '../permission/rules.js';
 import type { SessionStore } from '../session/store.js';
 import { App } from './app.js';
 import { ProjectFiles } from './input/file-index.js';
+import { loadHighlighter } from './markdown/highlight.js';
 import { historyFile, PromptHistory } from './input/history.js';
 import { TranscriptStore } from './store/transcript-store.js';
 import { createTheme, detectCapabilities } from './theme.js';
@@ -106,6 +107,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );
+    if (theme.caps.colorLevel > 0) void loadHighlighter();
     await app.waitUntilExit();
     return 0;
   } finally {

@@ -1,10 +1,22 @@
 import type { ChalkInstance } from 'chalk';
-import { common, createEmphasize, type Sheet } from 'emphasize';
+import type { createEmphasize, Sheet } from 'emphasize';
 import type { Theme } from '../theme.js';
 
 type Emphasize = ReturnType<typeof createEmphasize>;
 
 let emphasize: Emphasize | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the grammars (highlight.js's common languages) in the background: the UI draws its first frame without
+ * waiting for them, and code printed before they arrive is shown plain.
+ */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('emphasize').then(({ common, createEmphasize }) => {
+    emphasize = createEmphasize(common);
+  });
+  return loading;
+}
 const sheets = new WeakMap<ChalkInstance, Sheet>();
 
 /** highlight.js classes to the theme's colours (a palette that reads on dark and light backgrounds). */
@@ -52,8 +64,7 @@ function sheetFor(style: ChalkInstance): Sheet {
 
 /** Code with syntax colour for a known language; unchanged without colour or for an unknown language. */
 export function highlightCode(code: string, language: string, theme: Theme): string {
-  if (theme.caps.colorLevel === 0 || language === '') return code;
-  emphasize ??= createEmphasize(common);
+  if (theme.caps.colorLevel === 0 || language === '' || emphasize === undefined) return code;
   if (!emphasize.registered(language)) return code;
   try {
     return emphasize.highlight(language, code, sheetFor(theme.style)).value;

@@ -74,7 +74,7 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   };
   const separator = ` ${glyphs.dot} `;
   const plain = () => segments.map((s) => s.text).join(separator);
-  const steps: (() => void)[] = [
+  const steps: (() => unknown)[] = [
     () => set('model', info.model.model + effort),
     () => set('context', `ctx ${percent}%`),
     () => set('model', info.model.model),
@@ -85,6 +85,8 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
     () => drop('context'),
     () => drop('plan'),
     () => drop('prompt'),
+    // The default floor says least; a narrowed one stays to the end.
+    () => info.safety === 'full' && drop('safety'),
   ];
   for (const step of steps) {
     if (stringWidth(plain()) <= width) break;

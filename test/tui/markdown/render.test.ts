@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadHighlighter } from '../../../src/tui/markdown/highlight.js';
 import { renderMarkdown, splitSettled } from '../../../src/tui/markdown/render.js';
 import { createTheme, PLAIN_THEME } from '../../../src/tui/theme.js';
 
@@ -45,6 +46,8 @@ describe('renderMarkdown in plain ASCII', () => {
 });
 
 describe('renderMarkdown with colour', () => {
+  beforeAll(() => loadHighlighter());
+
   it('colours a code block of a known language and keeps its text', () => {
     const lines = renderMarkdown('```js\nconst answer = "42";\n```', 80, COLOR);
     expect(lines).toHaveLength(1);

@@ -27,13 +27,20 @@ function startTerminal(dir: string, configDir: string, args: string[]) {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'CI') env[k] = v;
   Object.assign(env, { CADRE_CONFIG_DIR: configDir, TERM: 'xterm-256color', LANG: 'C.UTF-8' });
   const spawnedAt = now();
-  const pty = spawn(process.execPath, [CADRE_BIN, ...args], { cols: 100, rows: 30, cwd: dir, env, name: 'xterm' });
+  const pty = spawn(process.execPath, [CADRE_BIN, ...args], {
+    cols: 100,
+    rows: 30,
+    cwd: dir,
+    env,
+    name: 'xterm',
+  });
   const waiters = new Set<() => void>();
   pty.onData((data) => term.write(data, () => waiters.forEach((w) => w())));
   const screen = () => {
     const buffer = term.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < term.rows; y++) rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+    for (let y = 0; y < term.rows; y++)
+      rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
     return rows.join('\n');
   };
   const waitFor = (test: (s: string) => boolean, timeoutMs = 30_000) =>

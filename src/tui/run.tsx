@@ -11,8 +11,8 @@ import { PermissionRuleError } from '../permission/rules.js';
 import type { SessionStore } from '../session/store.js';
 import { App } from './app.js';
 import { ProjectFiles } from './input/file-index.js';
-import { loadHighlighter } from './markdown/highlight.js';
 import { historyFile, PromptHistory } from './input/history.js';
+import { loadHighlighter } from './markdown/highlight.js';
 import { TranscriptStore } from './store/transcript-store.js';
 import { createTheme, detectCapabilities } from './theme.js';
 

@@ -98,6 +98,32 @@ describe('cadre interactive UI in a real terminal', () => {
     expect(server.requests[0].view.system).toContain('careful reviewer persona');
   });
 
+  it("/help lists every command with one line each, the view's own included", async () => {
+    const server = await scriptedServer(script().text('unused'));
+    const project = servedProject(server);
+    const tui = cadreTerminal(project, [], { rows: 50 });
+    await tui.waitFor(/ask anything/);
+    tui.type('/help\r');
+    await tui.waitFor(/\/expand \[N\]/);
+    const text = tui.history();
+    for (const command of [
+      '/agents',
+      '/agent <name>|off',
+      '/prompt',
+      '/tasks',
+      '/kill <id-prefix>',
+      '/why',
+      '/model',
+      '/effort',
+      '/compact',
+      '/clear',
+      '/quit',
+      '/<profile> <task>',
+    ]) {
+      expect(text).toContain(command);
+    }
+  });
+
   it('lists the known names for an unknown profile and keeps the state', async () => {
     const server = await scriptedServer(script().text('unused'));
     const project = servedProject(server);

@@ -32,6 +32,13 @@ export interface LiveView {
 
 type Listener = () => void;
 
+/** What `/help` adds in this view: its own command and keys, beside the session's commands. */
+const VIEW_HELP = [
+  '/expand [N]        print tool result N (default: the last) in full',
+  'keys: enter send · shift+enter, alt+enter or \\ then enter: new line · tab complete · up/down history',
+  '      esc interrupt · ctrl+c clear, twice quit · ctrl+o expand the last result · ctrl+d quit when empty',
+].join('\n');
+
 type ItemInput = TranscriptItem extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
 
 /**
@@ -136,9 +143,13 @@ export class TranscriptStore {
       case 'turn_ended':
         this.endTurn(event.outcome);
         return;
-      case 'command_output':
-        if (event.text.trim() !== '') this.push({ kind: 'block', text: event.text, isError: event.isError });
+      case 'command_output': {
+        if (event.text.trim() === '') return;
+        const text =
+          event.command === 'help' && !event.isError ? `${event.text}\n\n${VIEW_HELP}` : event.text;
+        this.push({ kind: 'block', text, isError: event.isError });
         return;
+      }
       case 'notice':
         this.push({ kind: 'line', tone: 'info', text: event.message });
         return;

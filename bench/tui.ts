@@ -35,7 +35,11 @@ function startTerminal(dir: string, configDir: string, args: string[]) {
     name: 'xterm',
   });
   const waiters = new Set<() => void>();
-  pty.onData((data) => term.write(data, () => waiters.forEach((w) => w())));
+  pty.onData((data) =>
+    term.write(data, () => {
+      for (const w of waiters) w();
+    }),
+  );
   const screen = () => {
     const buffer = term.buffer.active;
     const rows: string[] = [];

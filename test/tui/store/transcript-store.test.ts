@@ -9,7 +9,7 @@ const STATE = {
 
 function fold(events: ControllerEvent[]): TranscriptStore {
   const store = new TranscriptStore(STATE);
-  events.forEach((event, i) => store.apply({ seq: i + 1, time: 0, event }));
+  for (const [i, event] of events.entries()) store.apply({ seq: i + 1, time: 0, event });
   return store;
 }
 

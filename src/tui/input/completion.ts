@@ -41,6 +41,8 @@ export function completionsFor(editor: EditorState, source: CompletionSource): C
   if (word.startsWith('@')) {
     const files = source.files();
     if (files === null) return [];
+    // A word that already names a file is finished: Enter then sends instead of picking.
+    if (files.includes(word.slice(1))) return [];
     return rankPaths(files, word.slice(1), MAX_ITEMS).map((path) => ({
       kind: 'file',
       value: `@${path}`,

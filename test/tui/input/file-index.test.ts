@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { acceptCompletion, completionsFor } from '../../../src/tui/input/completion.js';
 import { ProjectFiles, rankPaths } from '../../../src/tui/input/file-index.js';
 
 function tree(files: Record<string, string>): string {
@@ -73,5 +74,45 @@ describe('rankPaths', () => {
 
   it('caps the number of matches', () => {
     expect(rankPaths(paths, '', 3)).toHaveLength(3);
+  });
+});
+
+describe('completionsFor', () => {
+  const source = {
+    complete: (line: string) => ['/agent', '/agents'].filter((c) => c.startsWith(line)),
+    commands: () => [
+      { name: 'agent', summary: 'switch profile', args: '<name>|off' },
+      { name: 'agents', summary: 'list profiles', args: '' },
+    ],
+    files: () => ['src/a.ts', 'src/a.ts.bak', 'README.md'],
+  };
+  const at = (text: string) => ({ text, cursor: text.length });
+
+  it('offers slash commands with their arguments and summary', () => {
+    expect(completionsFor(at('/ag'), source)).toEqual([
+      { kind: 'slash', value: '/agent', detail: '<name>|off  switch profile' },
+      { kind: 'slash', value: '/agents', detail: 'list profiles' },
+    ]);
+  });
+
+  it('offers project files for an @ word, and nothing once the word names a file', () => {
+    expect(completionsFor(at('look at @src/a'), source).map((c) => c.value)).toEqual([
+      '@src/a.ts',
+      '@src/a.ts.bak',
+    ]);
+    expect(completionsFor(at('look at @src/a.ts'), source)).toEqual([]);
+  });
+
+  it('offers nothing for plain text', () => {
+    expect(completionsFor(at('hello there'), source)).toEqual([]);
+  });
+
+  it('puts a completed command or file in with a space after it', () => {
+    expect(acceptCompletion(at('/ag'), { kind: 'slash', value: '/agent', detail: '' })).toEqual(
+      at('/agent '),
+    );
+    expect(acceptCompletion(at('see @rea'), { kind: 'file', value: '@README.md', detail: '' })).toEqual(
+      at('see @README.md '),
+    );
   });
 });

@@ -26,16 +26,13 @@ export function renderUnifiedDiff(patch: string, width: number, theme: Theme): s
   );
 }
 
-/** The change an `edit` makes, as hunks of a unified diff between its old and new text. */
+/**
+ * The change an `edit` makes, as the removed and added lines with a little context. An edit names text, not
+ * lines, so there are no line numbers to show: hunks are parted by `@@` alone.
+ */
 export function editDiffText(oldText: string, newText: string, context = 2): string {
   const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context });
-  return patch.hunks
-    .map((hunk) =>
-      [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join(
-        '\n',
-      ),
-    )
-    .join('\n');
+  return patch.hunks.map((hunk) => hunk.lines.join('\n')).join('\n@@\n');
 }
 
 function stringField(input: unknown, key: string): string | undefined {
@@ -60,7 +57,7 @@ export function callDiffText(tool: string, input: unknown): string | null {
     const content = stringField(input, 'content');
     if (content === undefined) return null;
     const lines = content.replace(/\n$/, '').split('\n');
-    return [`@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`)].join('\n');
+    return lines.map((l) => `+${l}`).join('\n');
   }
   return null;
 }

@@ -20,17 +20,19 @@ function card(overrides: Partial<ToolCardView>): ToolCardView {
 describe('diffs', () => {
   it('shows an edit as a hunk of removed and added lines with context', () => {
     const text = editDiffText('a\nb\nc\n', 'a\nB\nc\n');
-    expect(text.split('\n')).toEqual(['@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c']);
+    expect(text.split('\n')).toEqual([' a', '-b', '+B', ' c']);
+  });
+
+  it('parts distant hunks of an edit without inventing line numbers', () => {
+    const before = 'a\n1\n2\n3\n4\n5\n6\nb\n';
+    const text = editDiffText(before, before.replace('a', 'A').replace('b', 'B'), 1);
+    expect(text.split('\n')).toEqual(['-a', '+A', ' 1', '@@', ' 6', '-b', '+B']);
   });
 
   it('takes the diff of edit, apply_patch and write calls and nothing else', () => {
-    expect(callDiffText('edit', { path: 'x', old_string: 'old', new_string: 'new' })).toBe(
-      '@@ -1,1 +1,1 @@\n-old\n+new',
-    );
+    expect(callDiffText('edit', { path: 'x', old_string: 'old', new_string: 'new' })).toBe('-old\n+new');
     expect(callDiffText('apply_patch', { patch: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' })).toContain('+b');
-    expect(callDiffText('write', { path: 'n.txt', content: 'one\ntwo\n' })).toBe(
-      '@@ -0,0 +1,2 @@\n+one\n+two',
-    );
+    expect(callDiffText('write', { path: 'n.txt', content: 'one\ntwo\n' })).toBe('+one\n+two');
     expect(callDiffText('read', { path: 'x' })).toBeNull();
     expect(callDiffText('edit', { path: 'x' })).toBeNull();
   });
@@ -70,7 +72,6 @@ describe('renderToolCard', () => {
     });
     expect(renderToolCard(edit, 80, PLAIN_THEME)).toEqual([
       '> edit src/a.ts',
-      '  | @@ -1,1 +1,1 @@',
       '  | -return 1;',
       '  | +return 2;',
     ]);

@@ -13,7 +13,7 @@ import type { Theme } from './theme.js';
 
 /** What the view drives: a structural subset of the session controller's API. */
 export interface SessionPort {
-  submit(text: string): unknown;
+  submit(text: string): { outcome: Promise<{ quit?: boolean }> };
   interrupt(): boolean;
   answer(askId: string, answer: UserAnswer): { ok: boolean };
   commands(): readonly { name: string; summary: string; args: string }[];
@@ -169,7 +169,10 @@ export function App(props: AppProps) {
     if (initialSent.current || !props.initialPrompt) return;
     initialSent.current = true;
     history.add(props.initialPrompt);
-    session.submit(props.initialPrompt);
+    session.submit(props.initialPrompt).outcome.then(
+      (outcome) => outcome.quit && exit(),
+      () => undefined,
+    );
   }, [props.initialPrompt, history, session]);
 
   /** A change of the text: the menu starts again from its top and the history walk ends. */
@@ -191,7 +194,11 @@ export function App(props: AppProps) {
       }
       return;
     }
-    session.submit(text);
+    // `/quit` answers through the outcome of the command it ran.
+    session.submit(text).outcome.then(
+      (outcome) => outcome.quit && exit(),
+      () => undefined,
+    );
   };
 
   const pressEnter = (current: E.EditorState) => {

@@ -12,7 +12,7 @@ function statusLine(screen: string): string {
   return rows[rows.length - 1] ?? '';
 }
 
-describe('cadre interactive UI in a real terminal', () => {
+describe('cadre interactive UI in a real terminal', { timeout: 90_000 }, () => {
   it('streams an answer with a code block', async () => {
     const server = await scriptedServer(
       script().text('Here is the code:\n\n```ts\nconst answer = 42;\n```\n\nThat is all.'),
@@ -130,8 +130,9 @@ describe('cadre interactive UI in a real terminal', () => {
     const tui = cadreTerminal(project);
     await tui.waitFor(/ask anything/);
     tui.type('/agent nosuch\r');
-    const screen = await tui.waitFor(/nosuch/);
-    await tui.waitFor(/explore/);
+    const screen = await tui.waitFor(
+      (s) => /unknown profile "nosuch"; known: .*explore/.test(s) && statusLine(s).includes('safety'),
+    );
     expect(statusLine(screen)).toContain('agent default');
     expect(server.requests).toHaveLength(0);
   });
@@ -303,6 +304,16 @@ describe('cadre interactive UI in a real terminal', () => {
     await second.waitFor(/ask anything/);
     second.type(KEYS.up);
     await second.waitFor(/› remember this prompt/);
+  });
+
+  it('starts with the prompt given on the command line, and /quit ends it', async () => {
+    const server = await scriptedServer(script().text('Answered at once.'));
+    const project = servedProject(server);
+    const tui = cadreTerminal(project, ['what is this repo']);
+    await tui.waitFor(/Answered at once\./);
+    expect(server.requests[0].view.messages.at(-1)?.text).toBe('what is this repo');
+    tui.type('/quit\r');
+    expect(await tui.exited).toBe(0);
   });
 
   it('completes @path from project files, leaving ignored files out', async () => {

@@ -40,6 +40,7 @@ class FakeSession implements SessionPort {
   interrupts = 0;
   submit(text: string) {
     this.submitted.push(text);
+    return { outcome: Promise.resolve({ quit: text === '/quit' }) };
   }
   interrupt() {
     this.interrupts++;

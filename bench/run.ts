@@ -7,6 +7,7 @@ import { benchProfiles } from './profiles.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 import { benchTui } from './tui.js';
+import { benchWorktree } from './worktree.js';
 
 interface Row {
   name: string;
@@ -102,6 +103,18 @@ async function main(): Promise<number> {
       ok: subagents.parallelEfficiency >= 0.9,
     },
     {
+      name: 'coordinated batch of 4 subagents of 1 s model time: children phase',
+      value: ms(subagents.coordinatedSpanMs),
+      target: '< 1100 ms',
+      ok: subagents.coordinatedSpanMs < 1100,
+    },
+    {
+      name: '  parallel efficiency (1 s / children phase)',
+      value: subagents.coordinatedEfficiency.toFixed(2),
+      target: '>= 0.90',
+      ok: subagents.coordinatedEfficiency >= 0.9,
+    },
+    {
       name: '32 queued subagents through 6 slots: ideal span / measured span',
       value: subagents.queueEfficiency.toFixed(2),
       target: '>= 0.90',
@@ -114,6 +127,13 @@ async function main(): Promise<number> {
       ok: subagents.rssPerChildMb < 15,
     },
   );
+  const worktree = await benchWorktree();
+  rows.push({
+    name: `writer worktree: make + remove one (git worktree add -b, remove, branch -D; ${worktree.runs} runs)`,
+    value: ms(worktree.medianMs),
+    target: '',
+    ok: null,
+  });
   const permission = await benchPermission();
   rows.push({
     name: permission.name,

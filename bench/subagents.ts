@@ -24,6 +24,7 @@ function fanOutScript(count: number, delayMs: number, workerTurns = 1): ScriptRu
       match: { last_user: 'Background task' },
       turns: Array.from({ length: count + 1 }, () => ({ text: 'all done' })),
     },
+    { match: { last_user: 'Coordinator batch is complete' }, turns: [{ text: 'all done' }] },
     {
       turns: [
         {
@@ -49,13 +50,18 @@ async function fanOut(
   delayMs: number,
   concurrency: number,
   workerTurns = 1,
+  coordinated = false,
 ): Promise<FanOutRun> {
   const server = await startScriptedServer({ rules: fanOutScript(count, delayMs, workerTurns) });
   const project = benchProject(server);
   try {
     const configPath = join(project.dir, '.cadre', 'config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8'));
-    writeFileSync(configPath, JSON.stringify({ ...config, max_subagent_concurrency: concurrency }));
+    const strategy = coordinated ? { subagent_dispatch_strategy: 'full' } : {};
+    writeFileSync(
+      configPath,
+      JSON.stringify({ ...config, ...strategy, max_subagent_concurrency: concurrency }),
+    );
     mkdirSync(join(project.dir, '.cadre', 'agents'));
     writeFileSync(
       join(project.dir, '.cadre', 'agents', 'worker.md'),
@@ -101,6 +107,9 @@ export interface SubagentBench {
   /** Four background children of 1 s model time each: their span, and 1 s / span. */
   batchSpanMs: number;
   parallelEfficiency: number;
+  /** The same four as one coordinated batch (SPEC 8, 18): the children phase and 1 s / it. */
+  coordinatedSpanMs: number;
+  coordinatedEfficiency: number;
   /**
    * 32 children through 6 slots, 200 ms each: the shortest possible span (ceil(32/6) rounds of 200 ms)
    * over the measured one; 1.0 means a freed slot was always refilled at once.
@@ -114,6 +123,8 @@ export interface SubagentBench {
 export async function benchSubagents(runs = 3): Promise<SubagentBench> {
   const spans: number[] = [];
   for (let i = 0; i < runs; i++) spans.push(span((await fanOut(4, 1000, 6)).children));
+  const coordinated: number[] = [];
+  for (let i = 0; i < runs; i++) coordinated.push(span((await fanOut(4, 1000, 6, 1, true)).children));
   const queueSpans: number[] = [];
   for (let i = 0; i < runs; i++) queueSpans.push(span((await fanOut(32, 200, 6)).children));
   const memory: number[] = [];
@@ -124,9 +135,12 @@ export async function benchSubagents(runs = 3): Promise<SubagentBench> {
   }
   const batchSpanMs = median(spans);
   const queueSpanMs = median(queueSpans);
+  const coordinatedSpanMs = median(coordinated);
   return {
     batchSpanMs,
     parallelEfficiency: 1000 / batchSpanMs,
+    coordinatedSpanMs,
+    coordinatedEfficiency: 1000 / coordinatedSpanMs,
     queueSpanMs,
     queueEfficiency: (Math.ceil(32 / 6) * 200) / queueSpanMs,
     rssPerChildMb: median(memory),

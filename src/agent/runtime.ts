@@ -29,6 +29,8 @@ import {
   type ModelRoute,
   resolveModelReference,
 } from '../provider/route.js';
+import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
+import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { createSkillTool } from '../skill/tool.js';
 import {
@@ -39,6 +41,7 @@ import {
 import { SubagentManager } from '../subagent/manager.js';
 import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
+import type { WriterSandbox } from '../subagent/writer-sandbox.js';
 import { createTodoStore, createToolContext } from '../tool/context.js';
 import { createPlanEnterTool } from '../tool/plan-enter.js';
 import { createPlanExitTool } from '../tool/plan-exit.js';
@@ -72,6 +75,17 @@ export interface RuntimeFlags {
   resume?: string;
 }
 
+/** One profile run on one task outside a model turn (`cadre subagent try|run`, `/<profile> <task>`). */
+export interface DelegateRequest {
+  profile: string;
+  task: string;
+  /** The readonly runner (`try`): no write-class tool reaches the model, whatever the profile says. */
+  readOnly?: boolean;
+  /** Level 5 of SPEC 7.6: the model used where no per-profile config, profile or default chose one. */
+  model?: string;
+  maxSteps?: number;
+}
+
 export interface RuntimeOptions {
   loaded: LoadedConfig;
   profiles: ProfileRegistry;
@@ -90,6 +104,10 @@ export interface RuntimeOptions {
   /** The directory the session was started from, for its record (default: the project root). */
   cwd?: string;
   store: SessionStore;
+  /** The OS sandbox of every shell command; default: the one the config and `--safety` call for. */
+  sandbox?: ShellSandbox;
+  /** Replaces the writer view of the sandbox (tests of the worktree logic alone). */
+  writerSandbox?: WriterSandbox;
   /** Replaces the SDK-backed model caller (tests of the core without HTTP). */
   modelCaller?: (route: ModelRoute, params: ModelParams) => Promise<ModelCaller>;
 }
@@ -152,11 +170,18 @@ export class AgentRuntime {
     this.messages = history;
     this.turn = options.store.lastTurn(session.id) ?? 0;
     this.approvals = options.store.approvals(session.id);
-    this.context = createToolContext({ root: this.projectRoot, agent: 'main', sessionId: session.id });
+    this.sandbox = options.sandbox ?? this.openSandbox();
+    this.context = createToolContext({
+      root: this.projectRoot,
+      agent: 'main',
+      sessionId: session.id,
+      sandbox: this.sandbox,
+    });
     this.state = { base: { prompt: defaultSystemPrompt } };
     const runtime = this;
     this.subagents = new SubagentManager({
       projectRoot: this.projectRoot,
+      sandbox: this.sandbox,
       config: options.loaded.config,
       env: options.env,
       get profiles() {
@@ -185,11 +210,22 @@ export class AgentRuntime {
       modelCaller: (route, params) => this.modelCallerFor(route, params),
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
+      writerSandbox: options.writerSandbox,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
 
   private readonly operator: { file: string; text: string } | undefined;
+  readonly sandbox: ShellSandbox;
+
+  /** Throws ConfigError when the config requires bwrap and it does not work; warns once when unconfined. */
+  private openSandbox(): ShellSandbox {
+    const { loaded, flags, env, emit } = this.options;
+    const settings = sandboxSettings(loaded, flags.safety, env);
+    const { sandbox, warning } = openSandbox(settings, this.projectRoot, loaded.config.sandbox ?? 'auto');
+    if (warning) emit({ type: 'warning', agent: 'main', message: warning });
+    return sandbox;
+  }
 
   private async modelCallerFor(route: ModelRoute, params: ModelParams): Promise<ModelCaller> {
     if (this.options.modelCaller) return this.options.modelCaller(route, params);
@@ -450,28 +486,6 @@ export class AgentRuntime {
     return { before, after: this.messages.length };
   }
 
-  /**
-   * `/<profile> <task>`: the profile runs as a real isolated subagent; the conversation keeps the task and
-   * the child's final answer, never its working context (SPEC 11).
-   */
-  async delegate(profile: string, task: string, signal: AbortSignal): Promise<LiveTask> {
-    let live: LiveTask | undefined;
-    const result = await this.subagents.dispatch({ prompt: task, agent: profile }, signal, 'main', (t) => {
-      live = t;
-    });
-    if (!live) throw new Error(result.output);
-    const answer =
-      live.state === 'completed' ? (live.result ?? '') : `(${live.state.replace('_', ' ')}) ${result.output}`;
-    const added: ModelMessage[] = [
-      { role: 'user', content: `/${profile} ${task}` },
-      { role: 'assistant', content: `[${profile} subagent] ${answer}` },
-    ];
-    this.options.store.appendMessages(this.currentSession.id, added, this.turn + 1);
-    this.turn += 1;
-    this.messages = [...this.messages, ...added];
-    return live;
-  }
-
   private readonly planModeHost: PlanMode = {
     active: () => this.planMode,
     enter: () => this.setPlanMode(true),
@@ -632,6 +646,35 @@ export class AgentRuntime {
       model: route.model,
     });
     return result;
+  }
+
+  /**
+   * Runs a profile as a real isolated subagent on `task` (SPEC 11) through the same dispatch, scheduler
+   * and task record as the `task` tool. The conversation keeps the task and the child's final answer,
+   * not the child's working context. Rejects with a SubagentError when the task cannot start.
+   */
+  async delegate(request: DelegateRequest, signal: AbortSignal): Promise<LiveTask> {
+    const { store } = this.options;
+    // MCP grants are checked against the live tool set, as at the start of a prompt.
+    await this.mcp?.ready;
+    const task = await this.subagents.runToEnd(
+      { prompt: request.task, agent: request.profile, max_steps: request.maxSteps },
+      AbortSignal.any([signal, this.lifetime.signal]),
+      { readOnlyRunner: request.readOnly, defaultModel: request.model },
+    );
+    const answer =
+      task.state === 'completed'
+        ? (task.result ?? '')
+        : `[${request.profile} ${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}]`;
+    const added: ModelMessage[] = [
+      { role: 'user', content: request.task },
+      { role: 'assistant', content: answer },
+    ];
+    store.appendMessages(this.session.id, added, this.turn);
+    this.turn += 1;
+    this.messages = [...this.messages, ...added];
+    store.updateSession(this.session.id, { status: task.state === 'completed' ? 'completed' : 'failed' });
+    return task;
   }
 
   private runLoop(

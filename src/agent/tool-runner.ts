@@ -119,6 +119,7 @@ async function authorize(
   const ask: PermissionAsk = {
     id: randomUUID(),
     agent: deps.agent,
+    callId: call.id,
     tool: call.name,
     input,
     suggestedRule: suggestRule(call.name, tool.subject(input), deps.context.root, homedir()),
@@ -202,7 +203,9 @@ async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<To
     result = { output: 'Not run: the run was cancelled.', isError: true };
   } else {
     try {
-      result = await tool.execute(prepared.input, deps.context);
+      const grants = prepared.decision?.grants;
+      const context = grants ? { ...deps.context, grants } : deps.context;
+      result = await tool.execute(prepared.input, context);
     } catch (error) {
       result = {
         output: `Tool "${call.name}" failed: ${(error as Error).message ?? String(error)}`,

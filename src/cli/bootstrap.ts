@@ -1,7 +1,11 @@
+import type { EmitEvent } from '../agent/events.js';
+import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { Workspace } from '../config/workspace.js';
 import { profileNames } from '../profile/load.js';
 import type { LoadWarning } from '../profile/types.js';
+import { resolveMainRoute } from '../provider/route.js';
+import type { SessionStore } from '../session/store.js';
 
 export { openWorkspace, resolveCwd, type Workspace } from '../config/workspace.js';
 
@@ -15,4 +19,40 @@ export function requireProfile(workspace: Workspace, name: string | undefined): 
 
 export function printWarnings(warnings: readonly LoadWarning[], stderr: { write(s: string): unknown }): void {
   for (const w of warnings) stderr.write(`cadre: warning: ${w.path}: ${w.reason}\n`);
+}
+
+/**
+ * The session store and a started runtime for a workspace, for a command that drives the runtime itself
+ * (`cadre subagent try|run`); sessions a person drives go through the session controller. The process's
+ * working directory is never changed. The store is closed again when the start fails.
+ */
+export async function startRuntime(
+  workspace: Workspace,
+  flags: RuntimeFlags,
+  emit: EmitEvent,
+): Promise<{ runtime: AgentRuntime; store: SessionStore }> {
+  const mainRoute = resolveMainRoute(workspace.loaded.config, flags, workspace.env);
+  // Loaded here, not with this module: `cadre agents` and `explain` need neither the runtime nor SQLite.
+  const [{ AgentRuntime }, { openSessionStore }] = await Promise.all([
+    import('../agent/runtime.js'),
+    import('../session/store.js'),
+  ]);
+  const store = openSessionStore(workspace.loaded.globalDir);
+  try {
+    const runtime = AgentRuntime.start({
+      loaded: workspace.loaded,
+      profiles: workspace.profiles,
+      prompts: workspace.prompts,
+      mainRoute,
+      flags,
+      env: workspace.env,
+      cwd: workspace.cwd,
+      emit,
+      store,
+    });
+    return { runtime, store };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }

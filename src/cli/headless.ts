@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
@@ -10,6 +9,7 @@ import type { SessionStore } from '../session/store.js';
 import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
+import { readTask } from './task-input.js';
 
 export interface HeadlessOptions {
   print?: boolean;
@@ -28,18 +28,6 @@ export interface HeadlessOptions {
   cwd?: string;
 }
 
-function readTask(options: HeadlessOptions): string {
-  if (options.task.length > 0 && !(options.task.length === 1 && options.task[0] === '-')) {
-    const task = options.task.join(' ');
-    if (task.trim() === '') throw new UsageError('no task: the task given to -p is empty');
-    return task;
-  }
-  if (process.stdin.isTTY) throw new UsageError('no task: pass it as cadre -p "<task>" or on standard input');
-  const task = readFileSync(0, 'utf8').trim();
-  if (!task) throw new UsageError('no task: standard input was empty');
-  return task;
-}
-
 /**
  * `cadre -p`: one task to completion, the answer on stdout (SPEC 1). Returns the exit code. A thin client
  * of the session controller: the task goes through `submit`, so a leading `/command` runs that command.
@@ -51,7 +39,10 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
   const printer = new HeadlessPrinter(options.outputFormat, process.stdout, process.stderr);
   let store: SessionStore | undefined;
   try {
-    task = readTask(options);
+    task = readTask(options.task, {
+      empty: 'no task: the task given to -p is empty',
+      missing: 'no task: pass it as cadre -p "<task>" or on standard input',
+    });
     const workspace = openWorkspace(options.cwd);
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
@@ -133,7 +124,8 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
   }
 }
 
-function subagentSummaries(runtime: AgentRuntime): SubagentSummary[] {
+/** The `subagents` list of the JSON result (SPEC 1, 7.4). */
+export function subagentSummaries(runtime: AgentRuntime): SubagentSummary[] {
   return runtime.subagents.list().map((task) => ({
     id: task.id,
     profile: task.profile,

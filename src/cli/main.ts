@@ -1,18 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
-
-const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
+import { FORMATS, positiveInt, SAFETY } from './options.js';
 
 /** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
-const BAD_INPUT_ERRORS = new Set(['ConfigError', 'PermissionRuleError', 'ScriptError', 'CallSpecError']);
-const FORMATS = ['text', 'json', 'stream-json'] as const;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive integer, got "${value}"`);
-  return n;
-}
+const BAD_INPUT_ERRORS = new Set([
+  'ConfigError',
+  'PermissionRuleError',
+  'ScriptError',
+  'CallSpecError',
+  'EditRefused',
+]);
 
 /** Options shared by every mode that runs an agent (SPEC 1). */
 function addAgentOptions(command: Command): Command {
@@ -63,6 +62,8 @@ function buildProgram(): Command {
       process.exitCode = await runAgentsCommand(options);
     });
 
+  addSubagentCommand(program);
+
   const permissions = program.command('permissions').description('inspect permission decisions');
   permissions
     .command('explain')
@@ -77,6 +78,19 @@ function buildProgram(): Command {
     .action(async (call, options) => {
       const { runExplainCommand } = await import('./commands/permissions-explain.js');
       process.exitCode = await runExplainCommand(call, options);
+    });
+
+  program
+    .command('tasks')
+    .description('list past subagent tasks; show, merge or discard a retained writer worktree')
+    .argument('[action]', 'list (default), show, merge or discard')
+    .argument('[id]', 'task id or unique prefix (show, merge, discard)')
+    .option('--json', 'machine-readable output (list, show)')
+    .option('--yes', 'confirm discard')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (action, id, options) => {
+      const { runTasksCommand } = await import('./commands/tasks.js');
+      process.exitCode = await runTasksCommand(action, id, options);
     });
 
   program

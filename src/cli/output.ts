@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../agent/events.js';
 import type { PermissionDenialRecord } from '../agent/tool-runner.js';
 import type { TokenUsage } from '../provider/pricing.js';
+import type { WriterReport } from '../subagent/reconciliation.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -34,6 +35,8 @@ export interface RunSummary {
   cost_usd: number | null;
   subagents: SubagentSummary[];
   permission_denials: PermissionDenialRecord[];
+  /** `cadre subagent run` of a readwrite profile: where it wrote and what is left of its worktree (SPEC 9). */
+  writer?: WriterReport;
 }
 
 export function usageJson(usage: TokenUsage): RunSummary['usage'] {

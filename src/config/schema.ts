@@ -83,6 +83,14 @@ export const ConfigSchema = z
     mcp_servers: z.record(z.string(), McpServerSchema).optional(),
     permission: PermissionBlockSchema.optional(),
     sandbox: z.enum(['auto', 'bwrap', 'none']).optional(),
+    /** More paths emptied inside the sandbox: `~/x`, `/abs`, or relative to the project. */
+    sandbox_hide: z.array(z.string().min(1)).optional(),
+    /** Environment variables (names or `*` globs) kept although they look like secrets. */
+    sandbox_env_allow: z.array(z.string().min(1)).optional(),
+    /** Network inside the sandbox (never under --safety read-only). Default true. */
+    sandbox_network: z.boolean().optional(),
+    /** Projects whose own config may run things and loosen the walls (`cadre trust`); global config only. */
+    trusted_roots: z.array(z.string().min(1)).optional(),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

@@ -15,7 +15,7 @@ import {
 } from './decide.js';
 import { toolMatches } from './match.js';
 import { parseOperatorProfile } from './operator.js';
-import { absolutePath, realPath } from './paths.js';
+import { absolutePath, isInside, realPath } from './paths.js';
 import { parseRule, parseRuleBlock, type Rule } from './rules.js';
 import type { PermissionCall, PermissionDecision, PermissionGate } from './types.js';
 
@@ -171,7 +171,8 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
         .map((tool) => tool.name);
     },
     async decide(call: PermissionCall): Promise<PermissionDecision> {
-      return decideAnalysed(await analyze(call));
+      const analysed = await analyze(call);
+      return withGrants(decideAnalysed(analysed), analysed, root);
     },
     approve(rule: string): void {
       session.rules.push(parseRule(rule, 'session approval', 'allow'));
@@ -183,6 +184,18 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
     analyze,
     sessionRules: () => [...session.rules],
   };
+}
+
+/** The outside paths a bash call writes, carried with a decision that lets it run (see PermissionDecision). */
+function withGrants(decision: PermissionDecision, analysed: AnalysedCall, root: string): PermissionDecision {
+  if (decision.action === 'deny' || !analysed.bash) return decision;
+  const grants = new Map<string, boolean>();
+  for (const redirect of analysed.bash.redirects) {
+    // A `cd` out of the project names the directory a writing command runs in; a redirect names a file.
+    for (const path of redirect.paths) if (!isInside(path, root)) grants.set(path, redirect.op === 'cd');
+  }
+  if (grants.size === 0) return decision;
+  return { ...decision, grants: [...grants].map(([path, directory]) => ({ path, directory })) };
 }
 
 /** Paths are absolutised and resolved through symlinks again, whatever the tool already did. */

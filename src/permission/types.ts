@@ -24,6 +24,11 @@ export interface PermissionDecision {
   /** One sentence for the model / user: which layer and rule decided. */
   reason: string;
   trace: TraceEntry[];
+  /**
+   * Paths outside the project this call writes (bash redirect targets): when the call runs, a rule or an
+   * approval allowed them, and the sandbox binds them writable for this call only.
+   */
+  grants?: { path: string; directory: boolean }[];
 }
 
 export interface PermissionCall {
@@ -44,6 +49,8 @@ export type AskAnswer =
 export interface PermissionAsk {
   id: string;
   agent: string;
+  /** The model's id of the call asked about, so a client can tie the ask to the call it shows. */
+  callId?: string;
   tool: string;
   input: unknown;
   /** Suggested rule for "always allow", e.g. `bash(git checkout *)`. */

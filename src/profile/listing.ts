@@ -82,7 +82,8 @@ export function agentsJson(registry: ProfileRegistry, roles: RoleRouting, config
   };
 }
 
-function describeRoute(route: ProfileRoute): string {
+/** A profile's route in one phrase, for listings. */
+export function describeRoute(route: ProfileRoute): string {
   if (route === null) return 'main model';
   if (route.kind === 'literal') return route.model;
   return `${route.alias} (${route.type}${route.model ? ` ${route.model}` : ''})`;
@@ -90,6 +91,24 @@ function describeRoute(route: ProfileRoute): string {
 
 function describeOrigin(o: Origin): string {
   return o.path ? `${o.source} ${o.path}` : o.source;
+}
+
+/** The collisions and load warnings of a listing, each section after a blank line; none when empty. */
+export function collisionAndWarningLines(doc: Pick<AgentsJson, 'collisions' | 'warnings'>): string[] {
+  const lines: string[] = [];
+  if (doc.collisions.length > 0) {
+    lines.push('', 'Collisions:');
+    for (const c of doc.collisions) {
+      lines.push(
+        `  ${c.name}: ${describeOrigin(c.winner)} wins over ${c.losers.map(describeOrigin).join('; ')}`,
+      );
+    }
+  }
+  if (doc.warnings.length > 0) {
+    lines.push('', 'Warnings:');
+    for (const w of doc.warnings) lines.push(`  ${w.path}: ${w.reason}`);
+  }
+  return lines;
 }
 
 /** The human listing for `cadre agents` and `/agents`; `active` is marked with `*`. */
@@ -113,18 +132,7 @@ export function formatAgentsText(
     );
     if (p.description) lines.push(`  ${' '.repeat(width)}  ${p.description}`);
   }
-  if (doc.collisions.length > 0) {
-    lines.push('', 'Collisions:');
-    for (const c of doc.collisions) {
-      lines.push(
-        `  ${c.name}: ${describeOrigin(c.winner)} wins over ${c.losers.map(describeOrigin).join('; ')}`,
-      );
-    }
-  }
-  if (doc.warnings.length > 0) {
-    lines.push('', 'Warnings:');
-    for (const w of doc.warnings) lines.push(`  ${w.path}: ${w.reason}`);
-  }
+  lines.push(...collisionAndWarningLines(doc));
   lines.push('', 'Role routing:');
   const keyWidth = Math.max(...roles.routes.map((r) => r.key.length));
   for (const r of roles.routes) {

@@ -8,6 +8,7 @@ export type ModelOrigin =
   | 'profile'
   | 'subagent_model'
   | 'subagent_provider'
+  | 'default'
   | 'main';
 export type EffortOrigin = 'subagent_efforts' | 'call' | 'profile' | 'subagent_effort';
 
@@ -16,6 +17,8 @@ export interface SubagentModelRequest {
   /** The `task` call's own `model` / `effort` parameters. */
   call?: { model?: string; effort?: string };
   config: Config;
+  /** Level 5 chosen by the user (`cadre subagent run --model`): replaces `subagent_provider` and the main model. */
+  fallbackModel?: string;
 }
 
 export type SubagentModelChoice =
@@ -35,7 +38,7 @@ function present(value: string | null | undefined): value is string {
 
 /** A subagent's model and effort, by the precedence of SPEC 7.6 (highest first). */
 export function resolveSubagentModel(request: SubagentModelRequest): SubagentModelChoice {
-  const { profile, call, config } = request;
+  const { profile, call, config, fallbackModel } = request;
   const name = profile?.name;
   const perProfileModel = name !== undefined ? config.subagent_models?.[name] : undefined;
   const perProfileEffort = name !== undefined ? config.subagent_efforts?.[name] : undefined;
@@ -45,6 +48,7 @@ export function resolveSubagentModel(request: SubagentModelRequest): SubagentMod
     ['call', call?.model],
     ['profile', profile?.model],
     ['subagent_model', config.subagent_model],
+    ['default', fallbackModel],
   ];
   const efforts: [EffortOrigin, string | null | undefined][] = [
     ['subagent_efforts', perProfileEffort],

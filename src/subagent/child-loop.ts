@@ -23,18 +23,20 @@ export interface ChildRun {
   route: ModelRoute;
   params: ModelParams;
   input: TaskInput;
+  /** The readonly runner (`cadre subagent try`): only read-class tools, whatever the tier would give. */
+  readOnlyRunner?: boolean;
 }
 
 /**
  * Built-in tools of the tier (narrowed by profile and call), rooted at `root`, plus granted MCP tools.
- * MCP servers run in the root process against the parent checkout, so an isolated writer keeps only those
- * that declare `readOnlyHint` (SPEC 9).
+ * With `readMcpOnly`, only MCP tools that declare `readOnlyHint`: an isolated writer's (MCP servers run in
+ * the root process against the parent checkout, SPEC 9) and the readonly runner's.
  */
 export function childTools(
   host: SubagentHost,
   { task, profile, input }: Pick<ChildRun, 'task' | 'profile' | 'input'>,
   root: string,
-  isolated: boolean,
+  readMcpOnly: boolean,
 ): AnyTool[] {
   const tier = task.tier as Tier;
   const names = subagentToolNames({
@@ -54,7 +56,7 @@ export function childTools(
   }
   const mcp = granted.tools
     .filter((t) => !input.tools || input.tools.includes(t.name))
-    .filter((t) => !isolated || t.safety === 'read');
+    .filter((t) => !readMcpOnly || t.safety === 'read');
   return [...builtins, ...mcp];
 }
 
@@ -79,7 +81,12 @@ export async function runChildLoop(
     role: 'user',
     content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
   };
-  const tools = childTools(host, child, prepared.root, prepared.worktree !== undefined);
+  const tools = childTools(
+    host,
+    child,
+    prepared.root,
+    prepared.worktree !== undefined || child.readOnlyRunner === true,
+  );
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));
@@ -103,7 +110,7 @@ export async function runChildLoop(
     agent: task.id,
     sessionId,
     signal,
-    wrapShell: prepared.wrapShell,
+    sandbox: prepared.sandbox ?? host.sandbox,
   });
   const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
   const system = [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');

@@ -12,7 +12,9 @@ import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
+import { WRITER_TOOLS } from '../tool/names.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
 import { Batches } from './batches.js';
@@ -36,7 +38,7 @@ import {
   type WriteIsolation,
   type WriterPlan,
 } from './writer.js';
-import { noWriterSandbox, type WriterSandbox } from './writer-sandbox.js';
+import { type WriterSandbox, writerSandbox } from './writer-sandbox.js';
 
 /** What the manager needs from the session that owns it. */
 export interface SubagentHost {
@@ -64,7 +66,9 @@ export interface SubagentHost {
   parentMessages(): readonly ModelMessage[];
   /** Aborted when the whole session is cancelled; background tasks live as long as it. */
   sessionSignal: AbortSignal;
-  /** The OS sandbox isolated writers run under; default: none (writers fall back, SPEC 9). */
+  /** The run's OS sandbox: children's shell commands run in it, isolated writers rooted at their worktree. */
+  sandbox?: ShellSandbox;
+  /** Replaces the writer view of `sandbox` (tests). */
   writerSandbox?: WriterSandbox;
 }
 
@@ -75,6 +79,24 @@ const BATCH_RUNNING_CAP = 4;
 
 /** Worktree branches of writers still running in this process: their refs may change meanwhile. */
 const liveWriterBranches = new Set<string>();
+
+/** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
+export interface DispatchOptions {
+  /** The dispatching agent, 'main' or a subagent id: the parent link of the asking chain. Default 'main'. */
+  parent?: string;
+  /** The readonly runner of `cadre subagent try`: no write-class tool reaches the model (SPEC 11). */
+  readOnlyRunner?: boolean;
+  /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
+  defaultModel?: string;
+}
+
+/** A launched task and the promise of its run, or why it could not be launched. */
+type Launch = { task: LiveTask; run: Promise<void>; forcedBackground: boolean } | { error: string };
+
+/** The readonly runner keeps a toolless profile toolless and gives every tooled one the readonly tier. */
+function runnerTier(tier: Tier, readOnlyRunner: boolean): Tier {
+  return readOnlyRunner && tier === 'readwrite' ? 'readonly' : tier;
+}
 
 export class SubagentError extends Error {
   override name = 'SubagentError';
@@ -111,7 +133,7 @@ export class SubagentManager {
 
   constructor(private readonly host: SubagentHost) {
     this.scheduler = new SubagentScheduler(schedulerLimits(host.config));
-    this.sandbox = host.writerSandbox ?? noWriterSandbox;
+    this.sandbox = host.writerSandbox ?? writerSandbox(host.sandbox);
     this.scheduler.onChange(() => this.reportCauses());
   }
 
@@ -141,26 +163,49 @@ export class SubagentManager {
       this.host.projectRoot,
       false,
     );
+    const options = this.host.childGateOptions(profile);
     const gate = childGate(this.host, profile, this.host.projectRoot);
     const mcp = new Set(this.host.mcpTools().map((t) => t.name));
-    return gate.visibleTools(tools).filter((name) => !mcp.has(name));
+    // Under the read-only floor the shell stays visible for reading, but nothing of the writer tier writes.
+    const inert: ReadonlySet<string> = new Set(options.safety === 'read-only' ? WRITER_TOOLS : []);
+    return gate.visibleTools(tools).filter((name) => !mcp.has(name) && !inert.has(name));
   }
 
   /**
    * Dispatches one task for `parent` ('main' or the dispatching subagent's id); foreground waits for the
-   * answer, background returns the id at once. `observe` receives the live task once it exists.
+   * answer, background returns the id at once.
    */
-  async dispatch(
+  async dispatch(input: TaskInput, signal: AbortSignal, parent = 'main'): Promise<ToolResult> {
+    const launched = await this.launch(input, signal, { parent });
+    if ('error' in launched) return { output: launched.error, isError: true };
+    const { task, run, forcedBackground } = launched;
+    if (task.background) return { output: this.startedText(task, forcedBackground) };
+    await run;
+    return this.resultFor(task);
+  }
+
+  /**
+   * Runs one task to its end outside any model turn (`cadre subagent try|run`, SPEC 11): the same
+   * dispatch, scheduler, isolation and task record as `task`. Resolves with the finished task, or rejects
+   * with a SubagentError saying why it could not start (unknown profile, invalid model or effort).
+   */
+  async runToEnd(input: TaskInput, signal: AbortSignal, options: DispatchOptions = {}): Promise<LiveTask> {
+    const launched = await this.launch(input, signal, options);
+    if ('error' in launched) throw new SubagentError(launched.error);
+    await launched.task.finished;
+    return launched.task;
+  }
+
+  private async launch(
     input: TaskInput,
     signal: AbortSignal,
-    parent = 'main',
-    observe?: (task: LiveTask) => void,
-  ): Promise<ToolResult> {
+    options: DispatchOptions = {},
+  ): Promise<Launch> {
     let retried: RetryTarget | undefined;
     if (input.retry_of !== undefined) {
       retried = this.retryTarget(input.retry_of);
       const refusal = retryRefusal(input.retry_of, retried);
-      if (refusal) return { output: refusal, isError: true };
+      if (refusal) return { error: refusal };
     }
     const retriedProfile = retried
       ? (this.tasks.get(retried.id)?.profile ?? this.host.store.getTask(retried.id)?.profile)
@@ -169,14 +214,15 @@ export class SubagentManager {
     const profile = name === undefined ? undefined : this.host.profiles.profiles.get(name);
     if (name !== undefined && !profile) {
       const known = [...this.host.profiles.profiles.keys()].join(', ');
-      return { output: `Unknown agent "${name}". Known agents: ${known}.`, isError: true };
+      return { error: `Unknown agent "${name}". Known agents: ${known}.` };
     }
     const choice = resolveSubagentModel({
       profile,
       call: { model: input.model, effort: input.effort },
       config: this.host.config,
+      fallbackModel: options.defaultModel,
     });
-    if (!choice.ok) return { output: `Cannot start the subagent: ${choice.error}.`, isError: true };
+    if (!choice.ok) return { error: `Cannot start the subagent: ${choice.error}.` };
     const route: ModelRoute =
       choice.model === null
         ? this.host.mainRoute
@@ -188,12 +234,13 @@ export class SubagentManager {
       temperature: profile?.temperature,
       maxOutputTokens: profile?.maxOutputTokens,
     };
-    const tier = profile?.tier ?? DEFAULT_TIER;
+    const readOnlyRunner = options.readOnlyRunner === true;
+    const tier = runnerTier(profile?.tier ?? DEFAULT_TIER, readOnlyRunner);
     const writer = tier === 'readwrite';
     let plan: WriterPlan | undefined;
     if (writer) {
       const planned = await planWriter(this.isolationMode(), this.host.projectRoot, this.sandbox);
-      if (!planned.ok) return { output: `Cannot start the subagent: ${planned.error}.`, isError: true };
+      if (!planned.ok) return { error: `Cannot start the subagent: ${planned.error}.` };
       plan = planned.plan;
       if (planned.warning) this.warnOnce(planned.warning);
     }
@@ -216,7 +263,7 @@ export class SubagentManager {
     let settle!: () => void;
     const task: LiveTask = {
       id: record.id,
-      parent,
+      parent: options.parent ?? 'main',
       profile: profile?.name ?? null,
       description: input.description ?? input.prompt.slice(0, 80),
       prompt: input.prompt,
@@ -235,14 +282,14 @@ export class SubagentManager {
       retryOf: retried?.id,
     };
     this.tasks.set(task.id, task);
-    observe?.(task);
     if (batchId) this.batches.add(batchId, task.id);
     if (retried) {
       const original = this.tasks.get(retried.id);
       if (original) original.retriedBy = task.id;
     }
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
-    const run = this.run({ task, profile, route, params, input }, plan, AbortSignal.any(signals))
+    const child = { task, profile, route, params, input, readOnlyRunner };
+    const run = this.run(child, plan, AbortSignal.any(signals))
       .catch((error: unknown) => {
         // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
         this.host.emit({
@@ -255,9 +302,7 @@ export class SubagentManager {
         settle();
         this.notify();
       });
-    if (background) return { output: this.startedText(task, forcedBackground) };
-    await run;
-    return this.resultFor(task);
+    return { task, run, forcedBackground };
   }
 
   private startedText(task: LiveTask, forcedBackground: boolean): string {

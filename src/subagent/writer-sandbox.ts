@@ -1,4 +1,4 @@
-import type { WrapShell } from '../tool/shell-process.js';
+import { isConfining, type ShellSandbox, sandboxAt } from '../sandbox/sandbox.js';
 
 /** Whether a confining sandbox really runs here: a probe that ran, not a binary on PATH (SPEC 9). */
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
@@ -11,13 +11,19 @@ export interface WriterSandbox {
    * The sandbox policy rooted at the worktree: the filesystem read-only except the worktree, the shared
    * git store (its `hooks/` and `config` read-only) and a private temp dir.
    */
-  wrapper(paths: { worktree: string; gitCommonDir: string }): WrapShell;
+  rootedAt(paths: { worktree: string; gitCommonDir: string }): ShellSandbox;
 }
 
-/** Until the sandbox module lands there is no confining sandbox: writers fall back as SPEC 9 says. */
-export const noWriterSandbox: WriterSandbox = {
-  probe: async () => ({ ok: false, reason: 'this build of cadre has no sandbox backend' }),
-  wrapper: () => {
-    throw new Error('no sandbox backend');
-  },
-};
+/** The run's sandbox as isolated writers see it; none or an unconfined one makes writers fall back (SPEC 9). */
+export function writerSandbox(sandbox: ShellSandbox | undefined): WriterSandbox {
+  return {
+    probe: async () =>
+      sandbox && isConfining(sandbox)
+        ? { ok: true }
+        : { ok: false, reason: sandbox?.unconfinedReason ?? 'no sandbox was set up for this run' },
+    rootedAt: ({ worktree, gitCommonDir }) => {
+      if (!sandbox || !isConfining(sandbox)) throw new Error('no confining sandbox for an isolated writer');
+      return sandboxAt(sandbox, worktree, { gitStores: [gitCommonDir] });
+    },
+  };
+}

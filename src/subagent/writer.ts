@@ -1,4 +1,4 @@
-import type { WrapShell } from '../tool/shell-process.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
 import { inspectRepo, type RepoState } from '../worktree/repo.js';
 import { restoreStore, type StoreSnapshot, snapshotStore } from '../worktree/store-guard.js';
 import {
@@ -58,7 +58,8 @@ export async function planWriter(
 /** The checkout a writer was given and what must happen when it ends. */
 export interface PreparedWriter {
   root: string;
-  wrapShell?: WrapShell;
+  /** The writer's own sandbox, rooted at its worktree (absent: the run's sandbox, rooted at the project). */
+  sandbox?: ShellSandbox;
   worktree?: Worktree & { repoTop: string; commonDir: string; snapshot: StoreSnapshot };
   /** Added to the child's system prompt (isolated writers only). */
   preamble?: string;
@@ -71,7 +72,7 @@ function dirtyRefusal(repo: RepoState): string | undefined {
 
 /**
  * Right before a writer runs: checks the parent is clean (again: it may have changed while the task
- * queued), then makes the worktree and the sandbox wrapping for it. Throws with the reason on failure.
+ * queued), then makes the worktree and the sandbox rooted at it. Throws with the reason on failure.
  */
 export async function prepareWriter(
   plan: WriterPlan,
@@ -89,7 +90,7 @@ export async function prepareWriter(
   const snapshot = await snapshotStore(repo.top, repo.commonDir, own.kind === 'git' ? own.gitDir : undefined);
   return {
     root: worktree.path,
-    wrapShell: sandbox.wrapper({ worktree: worktree.path, gitCommonDir: repo.commonDir }),
+    sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir }),
     worktree: { ...worktree, repoTop: repo.top, commonDir: repo.commonDir, snapshot },
     preamble: writerPreambleTemplate.replace('{{branch}}', worktree.branch).trim(),
   };

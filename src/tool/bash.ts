@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readOnlyHint } from '../sandbox/hint.js';
 import { fail, ok } from './result.js';
 import { HeadTailBuffer, killProcessGroup, spawnShell, whenFinished } from './shell-process.js';
 import type { Tool, ToolResult } from './tool.js';
@@ -31,8 +32,9 @@ type Ending =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
   | { kind: 'timeout' | 'abort' };
 
-function render(output: string, ending: Ending, timeoutSeconds: number): ToolResult {
-  const body = output === '' ? '(no output)' : output.replace(/\n$/, '');
+function render(output: string, ending: Ending, timeoutSeconds: number, hint?: string): ToolResult {
+  const text = output === '' ? '(no output)' : output.replace(/\n$/, '');
+  const body = hint ? `${text}\n${hint}` : text;
   switch (ending.kind) {
     case 'timeout':
       return fail(
@@ -55,14 +57,14 @@ export const bashTool: Tool<BashInput> = {
   subject: (input) => ({ kind: 'bash', command: input.command }),
   async execute(input, ctx) {
     if (input.background) {
-      const job = ctx.jobs.start(input.command, ctx.root);
+      const job = ctx.jobs.start(input.command, ctx.root, ctx.grants);
       return ok(
         `Started background job ${job.id}. Read its output with bash_output, stop it with kill_shell.`,
       );
     }
     if (ctx.signal.aborted) return fail('aborted before the command started');
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-    const child = spawnShell(input.command, ctx.root, ctx.wrapShell);
+    const child = spawnShell(input.command, ctx.root, ctx.sandbox, ctx.grants);
     const output = new HeadTailBuffer(HEAD_CHARS, TAIL_CHARS);
     let spawnError: Error | undefined;
     let ending: Ending | undefined;
@@ -87,12 +89,18 @@ export const bashTool: Tool<BashInput> = {
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
+      // The call is over: whatever it left running in the background (`&`, `nohup`) ends with it.
+      killProcessGroup(child);
     }
     if (spawnError) return fail(`could not start the shell: ${spawnError.message}`);
+    const text = output.text();
+    const final = ending ?? { kind: 'exit', code: child.exitCode, signal: child.signalCode };
+    const failed = final.kind !== 'exit' || final.code !== 0;
     return render(
-      output.text(),
-      ending ?? { kind: 'exit', code: child.exitCode, signal: child.signalCode },
+      text,
+      final,
       timeoutSeconds,
+      failed ? readOnlyHint(ctx.sandbox, text, ctx.root) : undefined,
     );
   },
 };

@@ -14,7 +14,7 @@ export function createTodoStore(initial: TodoItem[] = []): ToolContext['todos'] 
 
 /**
  * A complete ToolContext from the parts a caller cares about: the root is resolved through symlinks,
- * the todo store is in memory, and the shell jobs are fresh (and share the context's sandbox wrapping).
+ * the todo store is in memory, and the shell jobs are fresh (and run in the context's sandbox).
  */
 export function createToolContext(partial: Partial<ToolContext> & Pick<ToolContext, 'root'>): ToolContext {
   return {
@@ -22,7 +22,7 @@ export function createToolContext(partial: Partial<ToolContext> & Pick<ToolConte
     agent: 'main',
     sessionId: 'local',
     todos: createTodoStore(),
-    jobs: createShellJobs({ wrapShell: partial.wrapShell }),
+    jobs: createShellJobs({ sandbox: partial.sandbox }),
     ...partial,
     root: realpathSync(partial.root),
   };

@@ -1,4 +1,6 @@
-import { killProcessGroup, spawnShell, type WrapShell, whenFinished } from './shell-process.js';
+import type { WriteGrant } from '../sandbox/policy.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
+import { killProcessGroup, spawnShell, whenFinished } from './shell-process.js';
 import type { ShellJob, ShellJobs } from './tool.js';
 
 /** Undrained output kept per job; older output is dropped (with a count) if nobody reads it. */
@@ -10,22 +12,28 @@ export interface LocalShellJob extends ShellJob {
 }
 
 export interface LocalShellJobs extends ShellJobs {
-  start(command: string, cwd: string): LocalShellJob;
+  start(command: string, cwd: string, grants?: readonly WriteGrant[]): LocalShellJob;
   get(id: string): LocalShellJob | undefined;
   list(): LocalShellJob[];
 }
 
 export interface ShellJobsOptions {
-  /** The sandbox's wrapping, so background jobs of an isolated writer stay confined like its foreground ones. */
-  wrapShell?: WrapShell;
+  /** The agent's sandbox: background jobs are confined like its foreground commands. */
+  sandbox?: ShellSandbox;
   maxPendingChars?: number;
   /** Injected for tests; defaults to Date.now. */
   now?: () => number;
 }
 
-function startJob(id: string, command: string, cwd: string, options: ShellJobsOptions): LocalShellJob {
+function startJob(
+  id: string,
+  command: string,
+  cwd: string,
+  grants: readonly WriteGrant[],
+  options: ShellJobsOptions,
+): LocalShellJob {
   const maxPending = options.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
-  const child = spawnShell(command, cwd, options.wrapShell);
+  const child = spawnShell(command, cwd, options.sandbox, grants);
   let pending = '';
   let dropped = 0;
   let state: 'running' | 'exited' | 'killed' = 'running';
@@ -51,7 +59,8 @@ function startJob(id: string, command: string, cwd: string, options: ShellJobsOp
     id,
     command,
     startedAt: (options.now ?? Date.now)(),
-    finished: whenFinished(child),
+    // A job's own `&` children end with it.
+    finished: whenFinished(child).then(() => killProcessGroup(child)),
     drain() {
       const note = dropped > 0 ? `[... ${dropped} earlier characters dropped ...]\n` : '';
       const text = note + pending;
@@ -69,14 +78,14 @@ function startJob(id: string, command: string, cwd: string, options: ShellJobsOp
   };
 }
 
-/** Background shell jobs of one agent (an isolated writer gets its own, with its sandbox wrapping). */
+/** Background shell jobs of one agent (an isolated writer gets its own, in its own sandbox). */
 export function createShellJobs(options: ShellJobsOptions = {}): LocalShellJobs {
   const jobs = new Map<string, LocalShellJob>();
   let counter = 0;
   return {
-    start(command, cwd) {
+    start(command, cwd, grants = []) {
       counter++;
-      const job = startJob(`job-${counter}`, command, cwd, options);
+      const job = startJob(`job-${counter}`, command, cwd, grants, options);
       jobs.set(job.id, job);
       return job;
     },

@@ -1,35 +1,58 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { ToolContext } from './tool.js';
-
-export type WrapShell = NonNullable<ToolContext['wrapShell']>;
+import type { WriteGrant } from '../sandbox/policy.js';
+import { type ShellSandbox, shellSpawn } from '../sandbox/sandbox.js';
 
 /** Pagers and credential prompts would hang a command that has no terminal. */
 const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 
+/** Process groups of commands started and not yet killed: ended when cadre itself exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number): void {
+  liveGroups.delete(pid);
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
 /**
- * Starts `bash -c command` (or the sandbox's wrapping of it) as the leader of a new process group,
- * so killing the group ends every process the command started.
+ * Starts `bash -c command` in the sandbox (bwrap's new PID namespace ends every process it started when
+ * the shell exits, `&` and `nohup` ones included) as the leader of a new process group, so killing the
+ * group ends the command, and without a PID namespace ends what it left behind.
  */
-export function spawnShell(command: string, cwd: string, wrapShell?: WrapShell): ChildProcess {
-  const { file, args } = wrapShell ? wrapShell(command, cwd) : { file: 'bash', args: ['-c', command] };
+export function spawnShell(
+  command: string,
+  cwd: string,
+  sandbox?: ShellSandbox,
+  grants: readonly WriteGrant[] = [],
+): ChildProcess {
+  const { file, args, env } = shellSpawn(sandbox, command, cwd, grants);
   const child = spawn(file, args, {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...NON_INTERACTIVE_ENV },
+    env: { ...env, ...NON_INTERACTIVE_ENV },
   });
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
+  if (child.pid !== undefined) {
+    liveGroups.add(child.pid);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', () => {
+        for (const pid of liveGroups) killGroup(pid);
+      });
+    }
+  }
   return child;
 }
 
+/** Ends the command and every process in its group (also once it has exited: `&` children linger). */
 export function killProcessGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
+  if (child.pid !== undefined) killGroup(child.pid);
 }
 
 /** How long to wait for output after the shell exits while a process it left behind holds the pipes. */

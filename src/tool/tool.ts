@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { WriteGrant } from '../sandbox/policy.js';
+import type { ShellSandbox } from '../sandbox/sandbox.js';
 
 /** Safety class of one tool call (SPEC 6.2). Ordered from least to most severe. */
 export type SafetyClass = 'read' | 'write' | 'destructive';
@@ -37,7 +39,8 @@ export interface ShellJob {
 }
 
 export interface ShellJobs {
-  start(command: string, cwd: string): ShellJob;
+  /** `grants`: outside paths this call may write (see ToolContext.grants). */
+  start(command: string, cwd: string, grants?: readonly WriteGrant[]): ShellJob;
   get(id: string): ShellJob | undefined;
   list(): ShellJob[];
   killAll(): void;
@@ -57,8 +60,10 @@ export interface ToolContext {
   sessionId: string;
   jobs: ShellJobs;
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
-  /** Wraps a shell command for the sandbox in force (bwrap for isolated writers); identity otherwise. */
-  wrapShell?: (command: string, cwd: string) => { file: string; args: string[] };
+  /** The OS sandbox every shell command of this agent runs in (src/sandbox); absent: plain bash. */
+  sandbox?: ShellSandbox;
+  /** Outside paths a rule or an approval allowed for this one call: the sandbox binds them writable. */
+  grants?: readonly WriteGrant[];
 }
 
 export interface Tool<I = unknown> {

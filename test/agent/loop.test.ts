@@ -85,7 +85,7 @@ function recordingTool(
   };
 }
 
-const context = {} as ToolContext;
+const context = { signal: new AbortController().signal } as ToolContext;
 
 function options(
   caller: ModelCaller,

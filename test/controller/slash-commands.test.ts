@@ -134,8 +134,8 @@ describe('slash commands through the controller', () => {
     expect(texts).toEqual([
       'earlier main prompt',
       expect.stringContaining('main answer'),
-      '/helper summarise the repo',
-      '[helper subagent] the helper answer',
+      'summarise the repo',
+      'the helper answer',
       'what did the helper say?',
     ]);
     expect(s.controller.snapshot().subagents).toMatchObject([{ profile: 'helper', state: 'completed' }]);

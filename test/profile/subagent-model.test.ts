@@ -57,6 +57,22 @@ describe('resolveSubagentModel (SPEC 7.6)', () => {
     expect(resolveSubagentModel({ config: {} })).toEqual({ ok: true, model: null, modelFrom: 'main' });
   });
 
+  it('puts a user-chosen default model (subagent run --model) at level 5, above subagent_provider only', () => {
+    const fallbackModel = 'cli-model';
+    expect(
+      resolveSubagentModel({ config: { subagent_provider: 'haiku', providers }, fallbackModel }),
+    ).toEqual({ ok: true, model: { kind: 'literal', model: 'cli-model' }, modelFrom: 'default' });
+    expect(
+      resolveSubagentModel({ config: { subagent_model: 'haiku', providers }, fallbackModel }),
+    ).toMatchObject({ modelFrom: 'subagent_model' });
+    expect(resolveSubagentModel({ profile, config: {}, fallbackModel })).toMatchObject({
+      modelFrom: 'profile',
+    });
+    expect(
+      resolveSubagentModel({ profile, config: { subagent_models: { researcher: 'x' } }, fallbackModel }),
+    ).toMatchObject({ modelFrom: 'subagent_models' });
+  });
+
   it('rejects an invalid effort naming where it came from', () => {
     expect(resolveSubagentModel({ call: { effort: 'turbo' }, config: {} })).toEqual({
       ok: false,

@@ -70,3 +70,36 @@ describe('MCP tools end to end', () => {
     expect(warnings[0]).toMatch(/MCP server "ghost" failed to start/);
   });
 });
+
+describe('MCP tools under cadre subagent try and run', () => {
+  it('try offers a granted MCP tool only when it is read class; run offers every granted one', async () => {
+    const server = await scriptedServer(script().rule({ system: 'You are granted.' }).text('done'));
+    const p = project({
+      files: {
+        '.cadre/skills/granted/SKILL.md':
+          '---\nrunAs: subagent\nsubagent_tools: readonly\nsubagent_mcp: all\n---\nYou are granted.\n',
+      },
+      config: { provider: 'm', providers: { m: scriptedProviderAlias(server) }, mcp_servers: { everything } },
+    });
+    const env = { CADRE_CONFIG_DIR: p.configDir };
+    const tried = await runCadre(['subagent', 'try', 'granted', 'go'], {
+      cwd: p.dir,
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(tried.code).toBe(0);
+    const ran = await runCadre(['subagent', 'run', 'granted', 'go'], { cwd: p.dir, env, timeoutMs: 60_000 });
+    expect(ran.code).toBe(0);
+    const [tryTools, runTools] = server.requests.map((r) =>
+      r.view.tools.filter((t) => t.startsWith('mcp__')),
+    );
+    // gzip-file-as-resource writes (no readOnlyHint); echo is read class.
+    expect(runTools).toEqual(
+      expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__gzip-file-as-resource']),
+    );
+    expect(tryTools).toContain('mcp__everything__echo');
+    expect(tryTools).not.toContain('mcp__everything__gzip-file-as-resource');
+    expect(tryTools.every((t) => runTools.includes(t))).toBe(true);
+    expect(tryTools.length).toBeLessThan(runTools.length);
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool } from '../../src/tool/bash.js';
@@ -73,26 +73,15 @@ describe('bash', () => {
     expect(result).toEqual({ output: 'done\n[exit code 0]' });
   });
 
-  it('runs through the sandbox wrapping when the context provides one', async () => {
-    const calls: [string, string][] = [];
-    const ctx = createToolContext({
-      root: project.root,
-      wrapShell: (command, cwd) => {
-        calls.push([command, cwd]);
-        return { file: 'bash', args: ['-c', `echo wrapped; ${command}`] };
-      },
-    });
-    expect(await run(bashTool, { command: 'echo inner' }, ctx)).toEqual({
-      output: 'wrapped\ninner\n[exit code 0]',
-    });
-    expect(calls).toEqual([['echo inner', project.root]]);
+  it('ends what the command left running in the background when the call returns', async () => {
+    const result = await run(bashTool, { command: 'nohup sleep 30 >/dev/null 2>&1 & echo $!' }, project.ctx);
+    const child = Number(result.output.split('\n')[0]);
+    await vi.waitFor(() => expect(isAlive(child)).toBe(false));
   });
 
   it('reports a shell that cannot start', async () => {
-    const ctx = createToolContext({
-      root: project.root,
-      wrapShell: () => ({ file: path.join(project.root, 'no-such-sandbox'), args: [] }),
-    });
+    const ctx = createToolContext({ root: project.root });
+    rmSync(project.root, { recursive: true, force: true });
     const result = await run(bashTool, { command: 'echo x' }, ctx);
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^could not start the shell: .*ENOENT/);

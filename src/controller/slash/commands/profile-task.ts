@@ -12,7 +12,7 @@ export function profileTaskCommand(profile: string): SlashCommand {
     turn: (args) => args !== '',
     async run({ session, args, signal }) {
       if (args === '') return { text: `usage: /${profile} <task>`, isError: true };
-      const task = await session.runtime.delegate(profile, args, signal);
+      const task = await session.runtime.delegate({ profile, task: args }, signal);
       if (task.state === 'completed') return { text: task.result ?? '', stopReason: 'completed' };
       return {
         text: `${profile} subagent ${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}`,

@@ -1,0 +1,143 @@
+/**
+ * The OS sandbox around every shell command (SPEC 2.2 `sandbox`, 9). Use:
+ *
+ *   const { sandbox, warning } = openSandbox(settings, root, mode);   // once per run; throws ConfigError
+ *   ctx.sandbox = sandbox;                                             // ToolContext: bash + background jobs
+ *   const writer = sandboxAt(sandbox, worktree);                      // an isolated writer's sandbox
+ *   isConfining(writer)                                               // false: no worktree writers (SPEC 9)
+ *   shellSpawn(sandbox, command, cwd, grants)                         // { file, args, env } to spawn
+ *   readOnlyHint(sandbox, output, cwd)                                // line for a failed command's output
+ *
+ * The policy (policy.ts) is plain data built by one function from the settings and a root; the backend
+ * (bwrap.ts on Linux, seatbelt.ts on macOS) turns it into a spawn. `grants` are outside paths a rule or an
+ * approval allowed for one call: bound writable for that call only.
+ */
+import { ConfigError } from '../config/load.js';
+import { bwrapSpawn, prepareHost } from './bwrap.js';
+import { scrubEnv } from './env.js';
+import { gitStoresOf } from './git.js';
+import {
+  buildSandboxPolicy,
+  type PolicyExtras,
+  type SandboxPolicy,
+  type SandboxSettings,
+  type WriteGrant,
+} from './policy.js';
+import { bwrapProbe, type ProbeResult, sandboxExecProbe } from './probe.js';
+import { seatbeltSpawn } from './seatbelt.js';
+
+export type SandboxMode = 'auto' | 'bwrap' | 'none';
+export type SandboxBackend = 'bwrap' | 'sandbox-exec' | 'none';
+
+export interface ShellSandbox {
+  backend: SandboxBackend;
+  /** Why commands run unconfined, when they do. */
+  unconfinedReason?: string;
+  settings: SandboxSettings;
+  policy: SandboxPolicy;
+}
+
+export interface ShellSpawn {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export interface BackendProbes {
+  platform: NodeJS.Platform;
+  bwrap: () => ProbeResult;
+  sandboxExec: () => ProbeResult;
+}
+
+const DEFAULT_PROBES: BackendProbes = {
+  platform: process.platform,
+  bwrap: bwrapProbe,
+  sandboxExec: sandboxExecProbe,
+};
+
+/**
+ * Which backend confines commands. `auto` falls back to none with a reason; `bwrap` that does not work is a
+ * configuration the run cannot honour (ConfigError, exit 2).
+ */
+export function chooseBackend(
+  mode: SandboxMode,
+  probes: BackendProbes = DEFAULT_PROBES,
+): { backend: SandboxBackend; reason?: string } {
+  if (mode === 'none') return { backend: 'none', reason: 'the configuration sets "sandbox": "none"' };
+  if (probes.platform === 'linux') {
+    const probe = probes.bwrap();
+    if (probe.ok) return { backend: 'bwrap' };
+    if (mode === 'bwrap')
+      throw new ConfigError(
+        `"sandbox": "bwrap" is configured but bubblewrap does not work here: ${probe.error}`,
+      );
+    return { backend: 'none', reason: `no working bubblewrap: ${probe.error}` };
+  }
+  if (mode === 'bwrap')
+    throw new ConfigError(
+      `"sandbox": "bwrap" is configured but bubblewrap is Linux-only (platform ${probes.platform})`,
+    );
+  if (probes.platform === 'darwin') {
+    const probe = probes.sandboxExec();
+    if (probe.ok) return { backend: 'sandbox-exec' };
+    return { backend: 'none', reason: probe.error };
+  }
+  return { backend: 'none', reason: `no sandbox backend for platform ${probes.platform}` };
+}
+
+/** The run's sandbox rooted at `root`, and the one start-up warning when commands will run unconfined. */
+export function openSandbox(
+  settings: SandboxSettings,
+  root: string,
+  mode: SandboxMode,
+  probes?: BackendProbes,
+): { sandbox: ShellSandbox; warning?: string } {
+  const { backend, reason } = chooseBackend(mode, probes);
+  const sandbox: ShellSandbox = {
+    backend,
+    unconfinedReason: reason,
+    settings,
+    policy: buildSandboxPolicy(settings, root, { gitStores: gitStoresOf(root) }),
+  };
+  const warning = reason
+    ? `commands run without an OS sandbox (${reason}); the permission analyser alone decides what runs`
+    : undefined;
+  return { sandbox, warning };
+}
+
+/** The same sandbox rooted elsewhere (an isolated writer's worktree), with that root's git store. */
+export function sandboxAt(sandbox: ShellSandbox, root: string, extras: PolicyExtras = {}): ShellSandbox {
+  const gitStores = [...gitStoresOf(root), ...(extras.gitStores ?? [])];
+  return { ...sandbox, policy: buildSandboxPolicy(sandbox.settings, root, { ...extras, gitStores }) };
+}
+
+/** Whether commands are really confined (an isolated writer requires it, SPEC 9). */
+export function isConfining(sandbox: ShellSandbox | undefined): boolean {
+  return sandbox !== undefined && sandbox.backend !== 'none';
+}
+
+/** How to start `bash -c command` in `cwd` under the sandbox; without one, plain bash. */
+export function shellSpawn(
+  sandbox: ShellSandbox | undefined,
+  command: string,
+  cwd: string,
+  grants: readonly WriteGrant[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): ShellSpawn {
+  if (!sandbox) return { file: 'bash', args: ['-c', command], env: { ...env } };
+  const { policy } = sandbox;
+  const scrubbed = scrubEnv(env, policy.env);
+  switch (sandbox.backend) {
+    case 'bwrap': {
+      prepareHost(policy, grants);
+      const spec = bwrapSpawn(policy, command, cwd, grants);
+      // The host's temp dir is not inside the private /tmp.
+      return { ...spec, env: policy.privateTmp ? { ...scrubbed, TMPDIR: '/tmp' } : scrubbed };
+    }
+    case 'sandbox-exec':
+      prepareHost(policy, grants);
+      return { ...seatbeltSpawn(policy, command, grants), env: scrubbed };
+    case 'none':
+      return { file: 'bash', args: ['-c', command], env: scrubbed };
+  }
+}

@@ -173,7 +173,7 @@ export function App(props: AppProps) {
       (outcome) => outcome.quit && exit(),
       () => undefined,
     );
-  }, [props.initialPrompt, history, session]);
+  }, [props.initialPrompt, history, session, exit]);
 
   /** A change of the text: the menu starts again from its top and the history walk ends. */
   const edit = (next: E.EditorState) => {

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
+import { describeCall } from '../../agent/describe-call.js';
 import type { ToolCardView } from '../render/tool-card.js';
-import { describeCall } from './describe-call.js';
 
 /** A finished transcript entry without its id, as `TranscriptStore.add` takes it. */
 export type ReplayedItem =

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { describeCall } from '../../agent/describe-call.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type {
   ControllerEvent,
@@ -8,7 +9,6 @@ import type {
 } from '../../controller/types.js';
 import { splitSettled } from '../markdown/render.js';
 import type { ToolCardView } from '../render/tool-card.js';
-import { describeCall } from './describe-call.js';
 import { replayItems } from './replay.js';
 
 /** One finished entry of the transcript: printed once (ink's Static), re-printed only on resize. */

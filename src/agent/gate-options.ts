@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { SafetyFloor } from '../permission/decide.js';
@@ -10,6 +9,7 @@ import {
 } from '../permission/gate.js';
 import type { PromptFile } from '../profile/prompts.js';
 import type { Profile } from '../profile/types.js';
+import { readRegularTextFile } from '../util/read-text.js';
 
 type Layers = Pick<PermissionGateOptions, 'toolPolicies' | 'config' | 'profile'>;
 
@@ -75,9 +75,7 @@ export function composeSessionGate(options: SessionGateOptions): CadrePermission
 /** `--permissions <file>`: read once; a missing file is bad usage. */
 export function readOperatorFile(path: string): { file: string; text: string } {
   const file = resolve(path);
-  try {
-    return { file, text: readFileSync(file, 'utf8') };
-  } catch (error) {
-    throw new ConfigError(`--permissions ${path}: cannot read (${(error as Error).message})`);
-  }
+  const read = readRegularTextFile(file);
+  if (!read.ok) throw new ConfigError(`--permissions ${file}: ${read.reason}`);
+  return { file, text: read.text };
 }

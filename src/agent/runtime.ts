@@ -17,6 +17,7 @@ import {
   selectPrompt,
 } from '../profile/activation.js';
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
+import { isImportedSource } from '../profile/model-routing.js';
 import type { PromptSet } from '../profile/prompts.js';
 import { type RoleKey, resolveRoles } from '../profile/roles.js';
 import { createLanguageModel } from '../provider/model.js';
@@ -32,6 +33,7 @@ import {
 import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
+import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
 import {
   type Coordination,
@@ -512,7 +514,17 @@ export class AgentRuntime {
   private recompute(): void {
     const { loaded, flags, env, mainRoute } = this.options;
     const view = effectiveView(this.state, this.profiles);
-    this.route = view.model ? resolveModelReference(view.model, mainRoute, loaded.config, env) : mainRoute;
+    // An explicit --model beats the active profile's model for the main agent (issue 16, B3).
+    this.route =
+      view.model && !flags.model
+        ? resolveModelReference(
+            view.model,
+            mainRoute,
+            loaded.config,
+            env,
+            isImportedSource(this.state.profileLayer?.source),
+          )
+        : mainRoute;
     this.view = view;
     this.gate = composeSessionGate({
       root: this.projectRoot,
@@ -699,7 +711,7 @@ export class AgentRuntime {
         onApproved: (rule) => this.rememberApproval(rule),
       },
       maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-      emit,
+      emit: recordingToolCalls(emit, store, { agent: 'main', sessionId: this.session.id, turnBase }),
       signal: runSignal,
       compact: (messages, lastInputTokens) =>
         compactIfNeeded(messages, lastInputTokens, {

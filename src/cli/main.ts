@@ -25,6 +25,11 @@ function addAgentOptions(command: Command): Command {
     .option('--cwd <dir>', 'run as if started in this directory');
 }
 
+/** Every command and alias, for suggestions; kept live so commands added later are included. */
+function commandNames(program: Command): string[] {
+  return program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
 function buildProgram(): Command {
   const program = new Command('cadre')
     .description('A terminal coding agent built around named agent profiles and coordinated subagents')
@@ -41,9 +46,17 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
-    // Without -p on a terminal the user wants the interactive UI (words given are its first prompt); piped
-    // input or output is a headless run. The UI and React load only here.
-    if (!options.print && process.stdin.isTTY && process.stdout.isTTY) {
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    if (!options.print && task.length > 0) {
+      // Words without -p are never a headless task (issue 16): a near miss of a command is a typo; on a
+      // terminal anything else is the interactive UI's first prompt.
+      const { closestCommand, wordsWithoutPrintMessage } = await import('./unknown-command.js');
+      const typo = task.length === 1 && closestCommand(task[0], commandNames(program)) !== undefined;
+      if (typo || !terminal) throw new UsageError(wordsWithoutPrintMessage(task, commandNames(program)));
+    }
+    // Without -p on a terminal the user wants the interactive UI; piped input or output is a headless run.
+    // The UI and React load only here.
+    if (!options.print && terminal) {
       const { runInteractive } = await import('../tui/run.js');
       process.exitCode = await runInteractive({ ...options, task });
       return;
@@ -118,6 +131,17 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof Error && (error instanceof UsageError || BAD_INPUT_ERRORS.has(error.name))) {
       process.stderr.write(`cadre: ${error.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    // The session database cannot be used (locked, full disk, no permission): the run fails, one line.
+    const code = (error as { code?: unknown }).code;
+    if (
+      error instanceof Error &&
+      (error.name === 'SessionStoreError' || String(code).startsWith('SQLITE_'))
+    ) {
+      const { storeFailureLine } = await import('./store-failure.js');
+      process.stderr.write(`cadre: ${storeFailureLine(error)}\n`);
+      process.exitCode = 1;
       return;
     }
     process.stderr.write(`cadre: ${(error as Error).stack ?? String(error)}\n`);

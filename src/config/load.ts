@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describeSchemaIssue, parseJsonc } from '../util/json-errors.js';
+import { readRegularTextFile } from '../util/read-text.js';
 import { type Config, ConfigSchema } from './schema.js';
 
 /** A configuration problem the user must fix; the CLI turns it into exit code 2. */
@@ -55,7 +56,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function deepMerge<T>(base: T, over: T): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : v;
+  for (const [k, v] of Object.entries(over)) out[k] = Object.hasOwn(out, k) ? deepMerge(out[k], v) : v;
   return out as T;
 }
 
@@ -67,12 +68,9 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): L
   let config: Config = {};
   for (const path of candidates) {
     if (!existsSync(path)) continue;
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new ConfigError(`${path}: cannot read (${(err as Error).message})`);
-    }
+    const read = readRegularTextFile(path);
+    if (!read.ok) throw new ConfigError(`${path}: ${read.reason}`);
+    const text = read.text;
     const parsed = parseConfigFile(path, text);
     resolveRelativePaths(parsed, dirname(path));
     files.push({ path, text, config: parsed });

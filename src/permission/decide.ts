@@ -156,8 +156,10 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     reason: reasonFor(decisive),
     trace,
   };
+  // --yes never approves a path outside the project; a message must not suggest it there.
+  const outside = decisive.outside || verdicts.some((v) => v.action === 'ask' && v.outside);
   if (action === 'ask' && policy.yes) {
-    if (decisive.outside || verdicts.some((v) => v.action === 'ask' && v.outside)) {
+    if (outside) {
       trace.push({
         layer: '--yes',
         note: 'not applied: a path outside the project needs a rule that allows it',
@@ -172,7 +174,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     const rulePart = decision.rule ? `rule ${decision.rule} (${decision.source})` : 'no allow rule';
     const reason =
       `denied: no user is present to approve this call (ask from layer ${decision.layer}, ${rulePart}: ` +
-      `${decision.reason}). An allow rule or --yes is needed.`;
+      `${decision.reason}). ${outside ? 'An allow rule for the path is needed (--yes does not approve paths outside the project).' : 'An allow rule or --yes is needed.'}`;
     trace.push({ layer: 'headless', action: 'deny', note: reason });
     return { ...decision, action: 'deny', layer: 'headless', reason, trace };
   }

@@ -77,7 +77,7 @@ export function profileDenies(profile: Profile): string[] {
 /** Recomputes everything the session runs with from the layers. Pure. */
 export function effectiveView(state: ActivationState, registry: SkillSource): EffectiveView {
   const { base, promptLayer, profileLayer } = state;
-  const denyLayers: Record<string, DenyLayer[]> = {};
+  const denyLayers: Record<string, DenyLayer[]> = Object.create(null);
   const addDeny = (tool: string, layer: DenyLayer) => {
     const layers = denyLayers[tool] ?? [];
     if (!layers.includes(layer)) layers.push(layer);
@@ -96,7 +96,7 @@ export function effectiveView(state: ActivationState, registry: SkillSource): Ef
     mode: promptLayer?.mode ?? 'default',
     denyTools,
     denyLayers,
-    allowTools: profileLayer?.allowTools?.filter((tool) => !(tool in denyLayers)),
+    allowTools: profileLayer?.allowTools?.filter((tool) => !Object.hasOwn(denyLayers, tool)),
     model: profileLayer?.model ?? base.model,
     effort: profileLayer?.effort ?? base.effort,
     temperature: profileLayer?.temperature ?? base.temperature,

@@ -1,4 +1,5 @@
 import { BUILTIN_TOOL_NAMES, WRITER_TOOLS } from '../tool/names.js';
+import { isImportedSource } from './model-routing.js';
 import { readPermissionBlock } from './permission-block.js';
 import { stringList, translateToolList } from './tool-lists.js';
 import {
@@ -101,6 +102,8 @@ function toolList(value: unknown, key: string, notes: string[]): string[] {
   if (!result.ok) reject(result.reason);
   if (result.dropped.length > 0)
     notes.push(`unknown tool name(s) in "${key}" dropped: ${result.dropped.join(', ')}`);
+  if (result.unavailable.length > 0)
+    notes.push(`team tool(s) in "${key}" not available outside a team run: ${result.unavailable.join(', ')}`);
   return result.tools;
 }
 
@@ -206,6 +209,12 @@ function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 
   return grant;
 }
 
+/** MCP tools an allow list names (Claude Code's `tools: mcp__server__tool`) are granted like `subagent_mcp`. */
+function listedMcpTools(allowTools: readonly string[] | undefined, tier: Tier): string[] | undefined {
+  const listed = allowTools?.filter((name) => name.startsWith('mcp__')) ?? [];
+  return listed.length > 0 && tier !== 'toolless' ? listed : undefined;
+}
+
 function readInvocation(fields: Record<string, unknown>): 'manual' | 'auto' {
   const value = fields.invocation;
   if (value === undefined || value === null) return 'manual';
@@ -254,7 +263,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
   }
   let model = optionalString(fields, 'model');
   // Claude Code spells "use the parent's model" as `model: inherit`.
-  if (draft.source === 'claude' && model === 'inherit') model = undefined;
+  if (isImportedSource(draft.source) && model === 'inherit') model = undefined;
   const permission =
     fields.permission === undefined
       ? { ok: true as const }
@@ -281,7 +290,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     timeoutSecs: readTimeout(fields, notes),
     subagentAllow,
     subagentDeny,
-    mcp: readMcp(fields, tier, notes),
+    mcp: readMcp(fields, tier, notes) ?? listedMcpTools(allowTools, tier),
     invocation: readInvocation(fields),
     color: optionalString(fields, 'color'),
     permission: permission.permission,

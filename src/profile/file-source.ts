@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { SkillFile } from '../skill/types.js';
 import { buildProfile } from './build.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { isImportedSource } from './model-routing.js';
 import { profileNameProblem } from './names.js';
 import { readTextFile } from './read-file.js';
 import type { LoadWarning, Profile, ProfileSource } from './types.js';
@@ -20,7 +21,7 @@ export interface FileOutcome {
 export function markdownFiles(dir: string, warnings: LoadWarning[]): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => e.name.endsWith('.md'))
       .map((e) => e.name)
       .sort()
       .map((name) => join(dir, name));
@@ -88,7 +89,7 @@ function finish(
 export function loadProfileFile(path: string, source: ProfileSource, rule: NameRule): FileOutcome {
   const read = readTextFile(path);
   if (!read.ok) return { warning: { path, reason: read.reason } };
-  const parsed = parseFrontmatter(read.text);
+  const parsed = parseFrontmatter(read.text, isImportedSource(source));
   if (!parsed.ok) return { warning: { path, reason: parsed.reason } };
   const picked = pickName(rule, basename(path, '.md'), parsed.value.fields.name);
   if ('reason' in picked) return { warning: { path, reason: picked.reason } };
@@ -97,7 +98,7 @@ export function loadProfileFile(path: string, source: ProfileSource, rule: NameR
     { ...parsed.value, text: read.text },
     picked.name,
     source,
-    picked.note ? [picked.note] : [],
+    picked.note ? [picked.note, ...parsed.value.notes] : parsed.value.notes,
   );
 }
 
@@ -112,5 +113,5 @@ export function loadSkillProfile(file: SkillFile, source: ProfileSource): FileOu
       },
     };
   }
-  return finish(file.path, file, file.folder, source, [], ['applies_to']);
+  return finish(file.path, file, file.folder, source, file.notes, ['applies_to']);
 }

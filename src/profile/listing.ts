@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { ProfileRegistry } from './load.js';
-import { resolveModelRef } from './model-routing.js';
+import { isImportedSource, resolveModelRef } from './model-routing.js';
 import type { RoleKey, RoleRouting } from './roles.js';
 import type { Collision, LoadWarning, Profile, ProfileSource, Tier } from './types.js';
 
@@ -37,7 +37,8 @@ interface Origin {
 
 function routeOf(profile: Profile, config: Config): ProfileRoute {
   if (profile.model === undefined) return null;
-  const ref = resolveModelRef(profile.model, config);
+  const ref = resolveModelRef(profile.model, config, isImportedSource(profile.source));
+  if (ref.kind === 'parent') return null;
   if (ref.kind === 'literal') return ref;
   return {
     kind: 'alias',

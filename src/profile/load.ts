@@ -12,6 +12,7 @@ import {
   markdownFiles,
   type NameRule,
 } from './file-source.js';
+import { unservedFamilyWarning } from './model-routing.js';
 import type { Collision, LoadWarning, Profile, ProfileSource } from './types.js';
 
 export interface LoadProfilesOptions {
@@ -94,6 +95,10 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
       .map((skill) => `profile "${name}": skill "${skill}" not found; dropped`)
       .join('; ');
     addWarning(warnings, profile.path ?? `config:agents.${name}`, reason);
+  }
+  for (const profile of winners.values()) {
+    const unserved = opts.config && unservedFamilyWarning(profile, opts.config);
+    if (unserved) addWarning(warnings, profile.path ?? `config:agents.${profile.name}`, unserved);
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {

@@ -49,7 +49,7 @@ function readPrompt(path: string, source: PromptFile['source']): PromptResult {
   if (fields.description !== undefined && typeof fields.description !== 'string') {
     return { ok: false, reason: '"description" must be a string' };
   }
-  const notes: string[] = [];
+  const notes: string[] = [...parsed.value.notes];
   let denyTools: string[] = [];
   if (fields.deny_tools !== undefined && fields.deny_tools !== null) {
     const denied = translateToolList(fields.deny_tools, 'deny_tools');

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
-import { type ModelRef, resolveModelRef } from './model-routing.js';
+import { ownValue } from '../util/own.js';
+import { isImportedSource, type ModelRef, resolveModelRef } from './model-routing.js';
 import { EFFORTS, type Effort, type Profile } from './types.js';
 
 export type ModelOrigin =
@@ -25,7 +26,7 @@ export type SubagentModelChoice =
   | {
       ok: true;
       /** null: the main loop's model and its default effort. */
-      model: ModelRef | null;
+      model: Exclude<ModelRef, { kind: 'parent' }> | null;
       modelFrom: ModelOrigin;
       effort?: Effort;
       effortFrom?: EffortOrigin;
@@ -40,8 +41,8 @@ function present(value: string | null | undefined): value is string {
 export function resolveSubagentModel(request: SubagentModelRequest): SubagentModelChoice {
   const { profile, call, config, fallbackModel } = request;
   const name = profile?.name;
-  const perProfileModel = name !== undefined ? config.subagent_models?.[name] : undefined;
-  const perProfileEffort = name !== undefined ? config.subagent_efforts?.[name] : undefined;
+  const perProfileModel = name !== undefined ? ownValue(config.subagent_models, name) : undefined;
+  const perProfileEffort = name !== undefined ? ownValue(config.subagent_efforts, name) : undefined;
 
   const models: [ModelOrigin, string | null | undefined][] = [
     ['subagent_models', perProfileModel],
@@ -75,9 +76,14 @@ export function resolveSubagentModel(request: SubagentModelRequest): SubagentMod
   const modelEntry = models.find(([, value]) => present(value));
   if (modelEntry) {
     const [origin, value] = modelEntry;
+    const ref = resolveModelRef(
+      (value ?? '').trim(),
+      config,
+      origin === 'profile' && isImportedSource(profile?.source),
+    );
     return {
       ok: true,
-      model: resolveModelRef((value ?? '').trim(), config),
+      model: ref.kind === 'parent' ? null : ref,
       modelFrom: origin,
       effort,
       effortFrom,

@@ -1,8 +1,17 @@
-import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES } from '../tool/names.js';
+import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TEAM_TOOLS, CLAUDE_CODE_TOOL_NAMES } from '../tool/names.js';
 
 const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 
-export type ToolListResult = { ok: true; tools: string[]; dropped: string[] } | { ok: false; reason: string };
+export type ToolListResult =
+  | {
+      ok: true;
+      tools: string[];
+      /** Names that mean nothing to cadre. */
+      dropped: string[];
+      /** Known names of tools cadre cannot give here (Claude Code's team tools). */
+      unavailable: string[];
+    }
+  | { ok: false; reason: string };
 
 /** A list given as YAML/JSON list or as one comma-separated string (the Claude Code form). */
 export function stringList(value: unknown): string[] | undefined {
@@ -25,7 +34,12 @@ export function translateToolList(value: unknown, key: string): ToolListResult {
   if (!names) return { ok: false, reason: `"${key}" must be a list of tool names` };
   const tools: string[] = [];
   const dropped: string[] = [];
+  const unavailable: string[] = [];
   for (const name of names) {
+    if (CLAUDE_CODE_TEAM_TOOLS.includes(name)) {
+      unavailable.push(name);
+      continue;
+    }
     const mapped =
       BUILTIN.has(name) || name.startsWith('mcp__')
         ? [name]
@@ -38,5 +52,5 @@ export function translateToolList(value: unknown, key: string): ToolListResult {
     }
     for (const tool of mapped) if (!tools.includes(tool)) tools.push(tool);
   }
-  return { ok: true, tools, dropped };
+  return { ok: true, tools, dropped, unavailable };
 }

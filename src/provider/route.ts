@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/load.js';
 import type { Config, ProviderAlias, ProviderType } from '../config/schema.js';
 import { resolveModelRef } from '../profile/model-routing.js';
+import { ownValue } from '../util/own.js';
 
 export const EFFORTS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORTS)[number];
@@ -62,7 +63,7 @@ function routeFromEnvironment(env: NodeJS.ProcessEnv): ModelRoute | undefined {
 }
 
 export function aliasRoute(config: Config, alias: string, env: NodeJS.ProcessEnv): ModelRoute | undefined {
-  const entry = config.providers?.[alias];
+  const entry = ownValue(config.providers, alias);
   return entry ? routeFromAlias(alias, entry, env) : undefined;
 }
 
@@ -74,8 +75,10 @@ export function resolveModelReference(
   base: ModelRoute,
   config: Config,
   env: NodeJS.ProcessEnv,
+  imported = false,
 ): ModelRoute {
-  const ref = resolveModelRef(reference, config);
+  const ref = resolveModelRef(reference, config, imported);
+  if (ref.kind === 'parent') return base;
   return ref.kind === 'alias' ? routeFromAlias(ref.alias, ref.provider, env) : { ...base, model: ref.model };
 }
 
@@ -101,8 +104,8 @@ export function resolveMainRoute(
   }
   const modelRef = flags.model ?? config.model ?? undefined;
   if (!route) {
-    if (modelRef && config.providers?.[modelRef])
-      return routeFromAlias(modelRef, config.providers[modelRef], env);
+    const aliased = modelRef === undefined ? undefined : ownValue(config.providers, modelRef);
+    if (modelRef && aliased) return routeFromAlias(modelRef, aliased, env);
     throw new ConfigError(
       'no model provider configured: set "provider" and "providers" in $CADRE_CONFIG_DIR/config.json ' +
         'or .cadre/config.json, or export ANTHROPIC_API_KEY or OPENAI_API_KEY (see README, "Providers")',

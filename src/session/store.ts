@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { type ApprovalsTable, approvalsTable } from './approvals-table.js';
 import { type BlobsTable, blobsTable } from './blobs-table.js';
 import { type MessagesTable, messagesTable } from './messages-table.js';
-import { migrate } from './schema.js';
+import { openDatabase } from './open-database.js';
 import { type SessionsTable, sessionsTable } from './sessions-table.js';
 import { Sql, type StoreContext } from './sql.js';
 import { type TasksTable, tasksTable } from './tasks-table.js';
@@ -14,6 +12,7 @@ import { type UsageTable, usageTable } from './usage-table.js';
 // The module's whole surface from one import, for the lazily loaded CLI paths.
 export { BLOB_THRESHOLD_BYTES } from './blobs-table.js';
 export type { StoredMessage } from './messages-table.js';
+export { SessionStoreError, sessionStoreFailure } from './open-database.js';
 export { AmbiguousTaskIdError } from './tasks-table.js';
 export { TOOL_OUTPUT_KEEP_CHARS } from './tool-calls-table.js';
 export type * from './types.js';
@@ -31,6 +30,8 @@ export interface SessionStoreOptions {
   busyTimeoutMs?: number;
   /** Recorded as the owner of new tasks; defaults to process.pid. */
   pid?: number;
+  /** Told when a damaged database was moved aside; defaults to a line on stderr. */
+  warn?: (message: string) => void;
 }
 
 /** Every method is synchronous and takes and returns plain data. */
@@ -52,31 +53,23 @@ export interface SessionStore
  * readers proceed beside one writer, and writers queue on the busy timeout.
  */
 export function openSessionStore(dir: string, options: SessionStoreOptions = {}): SessionStore {
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, DATABASE_FILE);
-  const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
-  try {
-    db.pragma('journal_mode = WAL');
-    // In WAL mode NORMAL loses nothing committed when the process dies; only an OS crash or power loss
-    // can roll back the last commits, and the database stays consistent either way.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const context: StoreContext = {
-    sql: new Sql(db),
-    now: options.now ?? Date.now,
-    pid: options.pid ?? process.pid,
-  };
+  const now = options.now ?? Date.now;
+  const db = openDatabase(dir, path, {
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    now: now(),
+    warn: options.warn ?? ((message) => process.stderr.write(`cadre: warning: ${message}\n`)),
+  });
+  const context: StoreContext = { sql: new Sql(db), now, pid: options.pid ?? process.pid };
+  const tasks = tasksTable(context);
+  // Tasks a crashed or killed cadre left queued or running are marked interrupted at the next start.
+  tasks.interruptOrphanedTasks();
   return {
     ...sessionsTable(context),
     ...messagesTable(context),
     ...toolCallsTable(context),
     ...usageTable(context),
-    ...tasksTable(context),
+    ...tasks,
     ...approvalsTable(context),
     ...blobsTable(context),
     path,

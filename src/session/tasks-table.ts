@@ -152,8 +152,8 @@ export interface TasksTable {
   /** Newest first. `projectRoot` selects tasks whose parent session belongs to that project. */
   listTasks(query?: TaskQuery): TaskRecord[];
   /**
-   * Marks queued and running tasks whose owning process has exited as failed (a crash or kill leaves
-   * them so), so `cadre tasks` does not report them running forever and they can be retried.
+   * Marks queued and running tasks whose owning process has exited as interrupted (a crash or kill
+   * leaves them so), so `cadre tasks` does not report them running forever and they can be retried.
    * Returns the tasks it changed.
    */
   interruptOrphanedTasks(isAlive?: (pid: number) => boolean): TaskRecord[];
@@ -263,7 +263,7 @@ export function tasksTable({ sql, now, pid }: StoreContext): TasksTable {
         orphans.flatMap((task) => {
           // Re-checks the status: another process may have settled the task since it was read.
           const { changes } = sql.run(
-            `UPDATE tasks SET status = 'failed', error = ?, ended_at = ?
+            `UPDATE tasks SET status = 'interrupted', error = ?, ended_at = ?
              WHERE id = ? AND status IN ('queued', 'running')`,
             `interrupted: the cadre process running it (pid ${task.owner_pid}) exited before it finished`,
             now(),

@@ -94,7 +94,15 @@ export interface UsageTotals {
   records: number;
 }
 
-export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+export type TaskStatus =
+  | 'queued'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'timed_out'
+  /** Left queued or running by a cadre process that exited (a crash or kill); retryable like failed. */
+  | 'interrupted';
 
 export const TASK_STATUSES: readonly TaskStatus[] = [
   'queued',
@@ -103,6 +111,7 @@ export const TASK_STATUSES: readonly TaskStatus[] = [
   'failed',
   'cancelled',
   'timed_out',
+  'interrupted',
 ];
 
 export type TaskTier = 'toolless' | 'readonly' | 'readwrite';

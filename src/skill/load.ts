@@ -52,7 +52,8 @@ export function toSkill(file: SkillFile): SkillResult {
   }
   if (file.body === '') return { ok: false, reason: 'empty skill: no instructions in the body' };
   const unknown = Object.keys(fields).filter((k) => !SKILL_KEYS.has(k));
-  const notes = unknown.length > 0 ? [`unknown key(s) ignored: ${unknown.join(', ')}`] : [];
+  const notes = [...file.notes];
+  if (unknown.length > 0) notes.push(`unknown key(s) ignored: ${unknown.join(', ')}`);
   const skill: Skill = {
     name: file.folder,
     description: description?.trim() || undefined,

@@ -21,4 +21,6 @@ export interface SkillFile {
   fields: Record<string, unknown>;
   body: string;
   scope: SkillScope;
+  /** YAML warnings from the frontmatter. */
+  notes: string[];
 }

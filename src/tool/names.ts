@@ -56,4 +56,22 @@ export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, readonly string[]>>
   WebSearch: ['websearch'],
   TodoWrite: ['write_todo_list'],
   Task: ['task', 'task_status'],
+  // Claude Code's newer name for Task.
+  Agent: ['task', 'task_status'],
 };
+
+/**
+ * Claude Code's team tools (shared task list and messages between teammates, SPEC 16): known names, but
+ * cadre has no team run to give them to a standalone profile or subagent yet.
+ */
+export const CLAUDE_CODE_TEAM_TOOLS: readonly string[] = [
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'TaskOutput',
+  'TaskStop',
+  'SendMessage',
+  'TeamCreate',
+  'TeamDelete',
+];

@@ -15,12 +15,43 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
+/** Deeper nesting than any real config needs; the parser recurses, so deeper input is refused first. */
+export const MAX_JSON_DEPTH = 256;
+
+/** Offset of the first bracket nested deeper than `limit` (strings and comments skipped), or -1. */
+export function excessiveNestingAt(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === '[' || c === '{') {
+      if (++depth > limit) return i;
+    } else if (c === ']' || c === '}') {
+      depth--;
+    }
+  }
+  return -1;
+}
+
 /** JSON with comments and trailing commas; a syntax error names the file and line. */
 export function parseJsonc(
   text: string,
   source: string,
   what: string,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
+  const deep = excessiveNestingAt(text);
+  if (deep >= 0) {
+    return {
+      ok: false,
+      message: `${source}:${lineOf(text, deep)}: invalid JSON in ${what} (nested deeper than ${MAX_JSON_DEPTH} levels)`,
+    };
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length === 0) return { ok: true, value };

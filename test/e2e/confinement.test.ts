@@ -23,7 +23,11 @@ const CASES = [
 ];
 
 describe.each([
-  { label: 'headless without --yes', flags: [] as string[], why: /An allow rule or --yes is needed\.$/ },
+  {
+    label: 'headless without --yes',
+    flags: [] as string[],
+    why: /An allow rule for the path is needed \(--yes does not approve paths outside the project\)\.$/,
+  },
   {
     label: 'with --yes, which does not approve paths outside the project',
     flags: ['--yes'],

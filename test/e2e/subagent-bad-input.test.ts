@@ -128,7 +128,7 @@ describe('cadre subagent: bad input is exit 2 with a message saying what to do, 
     [
       'a directory as prompt file',
       CREATE('fresh', '--prompt-file', '.cadre'),
-      /cannot use --prompt-file \.cadre: cannot read: EISDIR/,
+      /cannot use --prompt-file \.cadre: a directory, not a regular file/,
     ],
     [
       'an unknown tool name',

@@ -285,6 +285,23 @@ describe('composition (6.4)', () => {
     expect(decision.action).toBe('deny');
     expect(decision.reason).toMatch(/no user is present/);
     expect(decision.reason).toMatch(/layer default/);
+    expect(decision.reason).toMatch(/An allow rule or --yes is needed\.$/);
+  });
+
+  it('does not suggest --yes for a headless ask that --yes would not approve (a path outside)', async () => {
+    const decision = await gate({ headless: true }).decide(edit(join(home, '.bashrc')));
+    expect(decision.action).toBe('deny');
+    expect(decision.reason).not.toMatch(/or --yes/);
+    expect(decision.reason).toMatch(/--yes does not approve paths outside the project/);
+  });
+
+  it('does not suggest --yes for a rule deny or the safety floor', async () => {
+    const ruled = await gate({ headless: true, rules: { deny: ['bash(curl *)'] } }).decide(bash('curl x'));
+    expect(ruled.action).toBe('deny');
+    expect(ruled.reason).not.toContain('--yes');
+    const floored = await gate({ headless: true, safety: 'read-only' }).decide(edit('src/a.ts'));
+    expect(floored.action).toBe('deny');
+    expect(floored.reason).not.toContain('--yes');
   });
 
   it('fails on a malformed operator file, naming it', () => {

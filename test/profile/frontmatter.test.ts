@@ -6,7 +6,7 @@ describe('parseFrontmatter', () => {
     const result = parseFrontmatter('---\npermission:\n  deny:\n    - bash\n---\nBody.\n');
     expect(result).toEqual({
       ok: true,
-      value: { fields: { permission: { deny: ['bash'] } }, present: true, body: 'Body.' },
+      value: { fields: { permission: { deny: ['bash'] } }, present: true, body: 'Body.', notes: [] },
     });
   });
 
@@ -29,7 +29,7 @@ describe('parseFrontmatter', () => {
       { fields: { a: 1 }, present: true, body: 'Top\n---\nBottom' },
     ],
   ])('handles %s', (_label, text, value) => {
-    expect(parseFrontmatter(text)).toEqual({ ok: true, value });
+    expect(parseFrontmatter(text)).toEqual({ ok: true, value: { ...value, notes: [] } });
   });
 
   it.each([

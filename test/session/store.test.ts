@@ -144,7 +144,7 @@ describe('session store file', () => {
     expect([...byProcess.values()]).toEqual([ascending, ascending]);
   });
 
-  it('keeps both completed turns of a process killed mid-run, drops the turn in flight, fails its task', async () => {
+  it('keeps both completed turns of a process killed mid-run, drops the turn in flight, marks its task interrupted', async () => {
     const dir = tempDir();
     const exit = await runChild(['kill', dir]);
     expect(exit.signal).toBe('SIGKILL');
@@ -159,8 +159,10 @@ describe('session store file', () => {
     ]);
     expect(store.lastTurn(sessionId)).toBe(2);
     expect(store.sessionUsage(sessionId)).toMatchObject({ inputTokens: 30, outputTokens: 3 });
-    const [orphan] = store.interruptOrphanedTasks();
-    expect(orphan).toMatchObject({ parentSessionId: sessionId, status: 'failed' });
+    // Opening the store marked the dead process's running task interrupted.
+    const [orphan] = store.listTasks({ parentSessionId: sessionId });
+    expect(orphan).toMatchObject({ parentSessionId: sessionId, status: 'interrupted' });
+    expect(store.interruptOrphanedTasks()).toEqual([]);
     // The dead process's write lock is gone: this process can write.
     store.appendMessages(sessionId, [{ role: 'user', content: 'resumed' }], 3);
     expect(store.lastTurn(sessionId)).toBe(3);

@@ -208,7 +208,7 @@ describe('tasks table', () => {
     expect(store.listTasks({ limit: 2 }).map((t) => t.id)).toEqual([a2.id, b1.id]);
   });
 
-  it('fails the unfinished tasks of processes that have exited, and only those', () => {
+  it('marks the unfinished tasks of processes that have exited interrupted, and only those', () => {
     const { dir } = temp();
     const parent = parentSession();
     const deadOwner = openSessionStore(dir, { pid: 111 });
@@ -229,7 +229,7 @@ describe('tasks table', () => {
 
       expect(interrupted.map((task) => task.id).sort()).toEqual([orphanRunning.id, orphanQueued.id].sort());
       for (const task of interrupted) {
-        expect(task).toMatchObject({ status: 'failed', ownerPid: 111, endedAt: expect.any(Number) });
+        expect(task).toMatchObject({ status: 'interrupted', ownerPid: 111, endedAt: expect.any(Number) });
         expect(task.error).toMatch(/interrupted: the cadre process running it \(pid 111\) exited/);
       }
       const { store } = temp();

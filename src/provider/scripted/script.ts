@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeSchemaIssue, parseJsonc } from '../../util/json-errors.js';
+import { MAX_TEXT_FILE_BYTES, readRegularTextFile } from '../../util/read-text.js';
 
 /** A scripted-model script the user must fix; carries the file and the JSON path that failed. */
 export class ScriptError extends Error {
@@ -148,11 +148,8 @@ export function parseScriptText(text: string, source = '<script>'): Script {
 
 /** Reads and validates a script file; every failure is a ScriptError naming the file. */
 export function loadScript(file: string): Script {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ScriptError(`${file}: cannot read script (${(err as Error).message})`, file);
-  }
-  return parseScriptText(text, file);
+  // Scripts are test data and may be large; the cap only keeps a device or runaway file out.
+  const read = readRegularTextFile(file, 64 * MAX_TEXT_FILE_BYTES);
+  if (!read.ok) throw new ScriptError(`${file}: cannot read script (${read.reason})`, file);
+  return parseScriptText(read.text, file);
 }

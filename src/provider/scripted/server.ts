@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ownValue } from '../../util/own.js';
 import { anthropicErrorBody, anthropicMessage, anthropicStreamFrames } from './anthropic-wire.js';
 import { openaiCompletion, openaiErrorBody, openaiStreamFrames } from './openai-wire.js';
 import { type RequestView, viewRequest, type WireFormat } from './request-view.js';
@@ -210,7 +211,7 @@ export async function startScriptedServer(
       if (entry) entry.endedAt = now();
     });
     const path = (req.url ?? '/').split('?')[0];
-    const wire = ROUTES[path];
+    const wire = ownValue(ROUTES, path);
     const text = await readBody(req);
     if (req.method !== 'POST' || wire === undefined) {
       sendError(res, 'openai', {

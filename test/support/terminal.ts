@@ -114,7 +114,7 @@ export class TerminalSession {
   }
 
   /** Resolves once `condition` holds for the screen; rejects with the screen after `timeoutMs`. */
-  waitFor(condition: RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
+  waitFor(condition: RegExp | ((screen: string) => boolean), timeoutMs = 45_000): Promise<string> {
     const test = typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
     return new Promise((resolve, reject) => {
       const check = () => {

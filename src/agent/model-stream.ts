@@ -3,6 +3,7 @@ import type { AssistantModelMessage, LanguageModel, ModelMessage } from 'ai';
 import { providerOptionsFor } from '../provider/model.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
+import { toProviderPrompt, usageOf } from './provider-prompt.js';
 
 /** A tool as the model sees it: name, description, JSON Schema. */
 export interface ToolSpec {
@@ -134,7 +135,7 @@ class AssistantMessageBuilder {
 /**
  * A ModelCaller on the provider's own `doStream`, without `streamText`: the loop owns retries, tool
  * execution and history, and `streamText` would re-validate the whole conversation with zod on every
- * turn (the largest share of the harness's per-turn cost). Conversion to the provider prompt is the SDK's.
+ * turn (the largest share of the harness's per-turn cost). Only public APIs of the SDK are used.
  */
 export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: ModelParams): ModelCaller {
   if (typeof model === 'string' || model.specificationVersion !== 'v3') {
@@ -142,15 +143,9 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
   }
   const provider = model;
   return async function* callModel(request) {
-    const { asLanguageModelUsage, convertToLanguageModelPrompt } = await import('ai/internal');
     let stream: ReadableStream<LanguageModelV3StreamPart>;
     try {
-      const prompt = await convertToLanguageModelPrompt({
-        prompt: { system: request.system, messages: request.messages },
-        supportedUrls: {},
-        download: undefined,
-        abortSignal: request.signal,
-      });
+      const prompt = toProviderPrompt(request.system, request.messages);
       ({ stream } = await provider.doStream({
         prompt,
         tools: request.tools.map((t) => ({
@@ -201,7 +196,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             break;
           }
           case 'finish':
-            usage = tokenUsage(asLanguageModelUsage(part.usage));
+            usage = tokenUsage(usageOf(part.usage));
             finishReason = part.finishReason.unified;
             break;
           case 'error':

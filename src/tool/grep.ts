@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { pathMatcher } from './glob-match.js';
 import { displayPath, resolveToolPath } from './paths.js';
@@ -10,11 +11,18 @@ import { walkFiles } from './walk.js';
 
 const MAX_MATCHES = 250;
 const MAX_LINE_CHARS = 300;
-/** Larger files are skipped: they are almost always generated or data, and slow to scan. */
+/** Larger files are skipped (and named as skipped): they are almost always generated or data. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Skipped files named in the result; past this only their count. */
+const MAX_SKIPPED_NAMED = 20;
+/** Lines scanned between yields to the event loop, so timers and other agents keep running. */
+const LINES_PER_SLICE = 2000;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression to search for'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Regular expression (RE2 syntax, matched in linear time: no lookaround or backreferences)'),
   path: z.string().min(1).optional().describe('File or directory to search (default: project root)'),
   glob: z
     .string()
@@ -26,13 +34,19 @@ const schema = z.object({
 
 export type GrepInput = z.output<typeof schema>;
 
-function compile(pattern: string, ignoreCase: boolean): RegExp | string {
+/**
+ * The model's pattern on RE2 (a linear-time engine): no pattern, however pathological (`(a+)+$`), can
+ * backtrack for ever and block cadre, since tools run on the main event loop.
+ */
+function compile(pattern: string, ignoreCase: boolean): RE2JS | string {
   try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
+    return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
 }
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function* candidateFiles(start: string, root: string, signal: AbortSignal): AsyncGenerator<string> {
   if ((await stat(start)).isFile()) {
@@ -46,26 +60,39 @@ export function createGrepTool(root: string): Tool<GrepInput> {
   return {
     name: 'grep',
     description:
-      'Search file contents with a JavaScript regex across the tree (respects .gitignore, skips binary files). Returns path:line: text.',
+      'Search file contents with an RE2 regex (no lookaround or backreferences), honouring .gitignore; skips binaries and files over 4 MiB. Returns path:line: text.',
     schema,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),
     async execute(input, ctx) {
       const regex = compile(input.pattern, input.ignore_case ?? false);
-      if (typeof regex === 'string') return fail(`invalid regular expression: ${regex}`);
+      if (typeof regex === 'string')
+        return fail(`invalid regular expression (RE2 syntax: no lookaround or backreferences): ${regex}`);
       const start = resolveToolPath(root, input.path ?? '.');
       const matchesGlob = input.glob ? pathMatcher(input.glob) : () => true;
       const matches: string[] = [];
+      const skipped: string[] = [];
       let capped = false;
       try {
         for await (const file of candidateFiles(start, root, ctx.signal)) {
           const relativeToStart = path.relative(start, file).split(path.sep).join('/') || path.basename(file);
           if (!matchesGlob(relativeToStart)) continue;
+          const size = await stat(file).then(
+            (s) => s.size,
+            () => undefined,
+          );
+          if (size === undefined) continue;
+          if (size > MAX_FILE_BYTES) {
+            skipped.push(displayPath(root, file));
+            continue;
+          }
           const bytes = await readFile(file).catch(() => undefined);
-          if (!bytes || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
+          if (!bytes || looksBinary(bytes)) continue;
           const shownPath = displayPath(root, file);
           const lines = bytes.toString('utf8').split(/\r?\n/);
           for (let index = 0; index < lines.length; index++) {
+            if (index % LINES_PER_SLICE === LINES_PER_SLICE - 1) await nextTick();
+            if (ctx.signal.aborted) break;
             if (!regex.test(lines[index])) continue;
             if (matches.length === MAX_MATCHES) {
               capped = true;
@@ -76,16 +103,22 @@ export function createGrepTool(root: string): Tool<GrepInput> {
             matches.push(`${shownPath}:${index + 1}: ${clipped}`);
           }
           if (capped) break;
+          await nextTick();
         }
       } catch (error) {
         return fail(describeFsError(error, displayPath(root, start)));
       }
       if (ctx.signal.aborted) return fail('grep aborted');
-      if (matches.length === 0) return ok('No matches.');
-      const note = capped
-        ? `\n[results capped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]`
-        : '';
-      return ok(matches.join('\n') + note);
+      const notes: string[] = [];
+      if (capped) notes.push(`[results capped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]`);
+      if (skipped.length > 0) {
+        const named = skipped.slice(0, MAX_SKIPPED_NAMED).join(', ');
+        const more =
+          skipped.length > MAX_SKIPPED_NAMED ? ` and ${skipped.length - MAX_SKIPPED_NAMED} more` : '';
+        notes.push(`[skipped ${skipped.length} file(s) over 4 MiB: ${named}${more}]`);
+      }
+      const body = matches.length === 0 ? 'No matches.' : matches.join('\n');
+      return ok([body, ...notes].join('\n'));
     },
   };
 }

@@ -428,6 +428,19 @@ describe('cadre subagent try and run', () => {
         permission_denials: [],
       });
       expect(server.requests[0].view.messages[0]).toMatchObject({ role: 'user', text: 'diff --git a b' });
+      // The run's session keeps the task and the child's final answer, not the child's working context.
+      const store = openSessionStore(project.configDir);
+      try {
+        expect(store.loadMessages(out.session_id)).toEqual([
+          { role: 'user', content: 'diff --git a b' },
+          { role: 'assistant', content: 'Summary: short.' },
+        ]);
+        expect(store.listTasks({ parentSessionId: out.session_id }).map((t) => t.status)).toEqual([
+          'completed',
+        ]);
+      } finally {
+        store.close();
+      }
       const literal = await cadreIn(project, ['subagent', 'try', 'sum', 'explain', '--model', 'x']);
       expect(literal.code).toBe(0);
       expect(server.requests[1].view.messages[0]).toMatchObject({ text: 'explain --model x' });
@@ -479,6 +492,65 @@ describe('cadre subagent try and run', () => {
       expect(JSON.parse(run.stdout).permission_denials).toEqual([
         expect.objectContaining({ tool: 'write', rule: 'write(review.txt)' }),
       ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'applies --permissions and --safety to run: an operator deny and the floor hold even with --yes',
+    async () => {
+      const server = await scriptedServer(writingReviewer());
+      const project = servedProject(server, {
+        files: {
+          '.cadre/skills/reviewer/SKILL.md': '---\nrunAs: subagent\n---\nYou are the reviewer.\n',
+          'operator.json': '{"deny": ["write"]}\n',
+        },
+      });
+      const denied = await cadreIn(project, [
+        'subagent',
+        'run',
+        'reviewer',
+        '--yes',
+        '--permissions',
+        project.path('operator.json'),
+        '--output-format',
+        'json',
+        'go',
+      ]);
+      expect(denied.code).toBe(0);
+      expect(JSON.parse(denied.stdout).permission_denials).toEqual([
+        expect.objectContaining({ tool: 'write', source: `${project.path('operator.json')}:1` }),
+      ]);
+      const floored = await cadreIn(project, [
+        'subagent',
+        'run',
+        'reviewer',
+        '--yes',
+        '--safety',
+        'read-only',
+        'go',
+      ]);
+      expect(floored.code).toBe(0);
+      expect(
+        server.requests.at(-1)?.view.tools.filter((t) => (WRITER_TOOLS as readonly string[]).includes(t)),
+      ).toEqual(['bash', 'bash_output']);
+      expect(existsSync(project.path('review.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses to start on an invalid per-profile effort in config, with exit 2 and no model call',
+    async () => {
+      const server = await scriptedServer(writingReviewer());
+      const project = servedProject(server, {
+        config: { subagent_efforts: { reviewer: 'huge' } },
+        files: { '.cadre/skills/reviewer/SKILL.md': '---\nrunAs: subagent\n---\nYou are the reviewer.\n' },
+      });
+      const run = await cadreIn(project, ['subagent', 'try', 'reviewer', 'go']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('Cannot start the subagent: invalid effort "huge" from subagent_efforts');
+      expect(server.requests).toHaveLength(0);
     },
     TIMEOUT,
   );

@@ -4,12 +4,24 @@ import { MANDATORY_FLOOR, subagentToolNames, TIER_UNIVERSE } from '../../src/sub
 describe('subagentToolNames', () => {
   it.each([
     ['toolless has no tools', { tier: 'toolless' as const }, []],
-    ['readonly is exactly its universe', { tier: 'readonly' as const }, [...TIER_UNIVERSE.readonly]],
+    // SPEC 7.2's lists, written out: never computed by the module under test.
+    [
+      'readonly is exactly its universe',
+      { tier: 'readonly' as const },
+      ['read', 'grep', 'glob', 'find_files', 'list_dir', 'repo_overview', 'webfetch', 'websearch'],
+    ],
     [
       'readwrite adds the writers',
       { tier: 'readwrite' as const },
       [
-        ...TIER_UNIVERSE.readonly,
+        'read',
+        'grep',
+        'glob',
+        'find_files',
+        'list_dir',
+        'repo_overview',
+        'webfetch',
+        'websearch',
         'write',
         'edit',
         'edit_lines',

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { makeProject, runCadre } from './cli.js';
+import { assertFreshBundle, makeProject, runCadre } from './cli.js';
 
 const fixtureDir = mkdtempSync(join(tmpdir(), 'cadre-cli-helper-'));
 afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
@@ -99,5 +99,24 @@ describe('makeProject', () => {
     project.cleanup();
     expect(existsSync(project.dir)).toBe(false);
     expect(existsSync(project.configDir)).toBe(false);
+  });
+});
+
+describe('assertFreshBundle', () => {
+  it('fails on a bundle older than a source file, naming both, and passes once it is rebuilt', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cadre-bundle-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const bundle = join(dir, 'cli.js');
+    const src = join(dir, 'src');
+    mkdirSync(join(src, 'deep'), { recursive: true });
+    writeFileSync(bundle, '');
+    writeFileSync(join(src, 'deep', 'a.ts'), '');
+    utimesSync(bundle, new Date(1_000_000), new Date(1_000_000));
+    expect(() => assertFreshBundle(bundle, src)).toThrow(
+      `${bundle} is older than ${join(src, 'deep', 'a.ts')}`,
+    );
+    utimesSync(bundle, new Date(), new Date(Date.now() + 60_000));
+    expect(() => assertFreshBundle(bundle, src)).not.toThrow();
+    expect(() => assertFreshBundle(join(dir, 'none.js'), src)).toThrow(/is missing: run `npm run build`/);
   });
 });

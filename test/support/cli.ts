@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,12 +40,44 @@ function childEnv(extra: Record<string, string | undefined>, configDir: string):
   return env;
 }
 
+let bundleChecked = false;
+
+/** The newest modification time under `dir` (source files only), with the file that has it. */
+function newestSource(dir: string): { path: string; mtimeMs: number } {
+  let newest = { path: dir, mtimeMs: 0 };
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const candidate = entry.isDirectory()
+      ? newestSource(path)
+      : /\.(ts|txt|json)$/.test(entry.name)
+        ? { path, mtimeMs: statSync(path).mtimeMs }
+        : undefined;
+    if (candidate && candidate.mtimeMs > newest.mtimeMs) newest = candidate;
+  }
+  return newest;
+}
+
+/**
+ * The CLI tests run the bundle, so a bundle older than the sources would test old code and could pass:
+ * checked once per test file (one directory walk), failing with what to do. `npm test` builds first.
+ */
+export function assertFreshBundle(bundle = BUNDLE, sourceDir = join(REPO_ROOT, 'src')): void {
+  if (bundleChecked && bundle === BUNDLE) return;
+  if (!existsSync(bundle))
+    throw new Error(`${bundle} is missing: run \`npm run build\` before the CLI tests`);
+  const newest = newestSource(sourceDir);
+  if (newest.mtimeMs > statSync(bundle).mtimeMs) {
+    throw new Error(
+      `${bundle} is older than ${newest.path}: run \`npm run build\` (npm test does) before the CLI tests`,
+    );
+  }
+  if (bundle === BUNDLE) bundleChecked = true;
+}
+
 /** Runs the built CLI (`node bin/cadre.js …`, i.e. `dist/cli.js`) as a user would. */
 export async function runCadre(args: string[], options: RunCadreOptions = {}): Promise<RunCadreResult> {
   const entry = options.entry ?? CADRE_BIN;
-  if (entry === CADRE_BIN && !existsSync(BUNDLE)) {
-    throw new Error(`${BUNDLE} is missing: run \`npm run build\` before the CLI tests`);
-  }
+  if (entry === CADRE_BIN) assertFreshBundle();
   const scratch = mkdtempSync(join(tmpdir(), 'cadre-run-'));
   const scratchConfig = join(scratch, 'config');
   const scratchCwd = join(scratch, 'cwd');

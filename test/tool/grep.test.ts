@@ -1,3 +1,4 @@
+import { truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGrepTool } from '../../src/tool/grep.js';
@@ -61,7 +62,8 @@ describe('grep', () => {
   });
 
   it.each([
-    ['an invalid regex', { pattern: '(' }, /^invalid regular expression: /],
+    ['an invalid regex', { pattern: '(' }, /^invalid regular expression \(RE2 syntax/],
+    ['a backreference (not linear-time)', { pattern: '(a)\\1' }, /^invalid regular expression \(RE2 syntax/],
     ['a missing path', { pattern: 'x', path: 'nowhere' }, /^nowhere: no such file or directory$/],
   ])('fails on %s', async (_label, input, message) => {
     const result = await run(grep, input, project.ctx);
@@ -94,5 +96,30 @@ describe('grep', () => {
     controller.abort();
     const result = await run(grep, { pattern: 'needle' }, { ...project.ctx, signal: controller.signal });
     expect(result).toEqual({ output: 'grep aborted', isError: true });
+  });
+
+  it('runs a catastrophic pattern over a large file in linear time, the event loop still turning', async () => {
+    writeFileSync(path.join(project.root, 'big.txt'), `${'a'.repeat(200_000)}!\n`.repeat(10));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      const result = await run(grep, { pattern: '(a+)+$', path: 'big.txt' }, project.ctx);
+      expect(result).toEqual({ output: 'No matches.' });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('names files over the size limit as skipped instead of dropping them silently', async () => {
+    const big = path.join(project.root, 'src', 'huge.ts');
+    writeFileSync(big, '');
+    truncateSync(big, 5 * 1024 * 1024);
+    const result = await run(grep, { pattern: 'needle', path: 'src' }, project.ctx);
+    expect(result.output.split('\n')).toEqual([
+      'src/a.ts:1: const needle = 1;',
+      'src/nested/keep.log:1: needle kept by negation',
+      '[skipped 1 file(s) over 4 MiB: src/huge.ts]',
+    ]);
   });
 });

@@ -52,16 +52,21 @@ describe('builtin tool registry', () => {
   });
 
   it('offers the model byte-stable, short descriptions and JSON schemas with described parameters', () => {
-    const render = () =>
+    const render = (root: string) =>
       JSON.stringify(
-        builtinTools(project.root).map((tool) => ({
+        builtinTools(root).map((tool) => ({
           name: tool.name,
           description: tool.description,
           parameters: z.toJSONSchema(tool.schema),
         })),
       );
-    const first = render();
-    expect(render()).toBe(first);
+    // Nothing of the project (its path) leaks into what the model sees: another project renders the same bytes.
+    const other = makeProject({ 'elsewhere.txt': 'b\n' });
+    try {
+      expect(render(other.root)).toBe(render(project.root));
+    } finally {
+      other.cleanup();
+    }
     for (const tool of builtinTools(project.root)) {
       expect(tool.description.length).toBeLessThan(160);
       const schema = z.toJSONSchema(tool.schema) as { properties?: Record<string, { description?: string }> };

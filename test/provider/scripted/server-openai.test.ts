@@ -193,9 +193,6 @@ describe('scripted server through the OpenAI-compatible SDK', () => {
       ['A', 'B'].map((prompt) => generateText({ model: modelOf(server), prompt, maxRetries: 0 })),
     );
     expect([a.text, b.text]).toEqual(['answer A', 'answer B']);
-    for (const request of server.requests) {
-      expect((request.endedAt ?? 0) - request.startedAt).toBeGreaterThanOrEqual(290);
-    }
     const [first, second] = [...server.requests].sort((x, y) => x.startedAt - y.startedAt);
     expect(second.startedAt).toBeLessThan(first.endedAt ?? 0);
   });
@@ -206,8 +203,8 @@ describe('scripted server through the OpenAI-compatible SDK', () => {
     for (const name of names) {
       builder
         .rule({ first_user: `task ${name}` }, name)
-        .turn((t) => t.delay(100).tool('read', { path: `${name}.txt` }))
-        .turn((t) => t.delay(100).text(`${name} finished`));
+        .turn((t) => t.delay(1000).tool('read', { path: `${name}.txt` }))
+        .turn((t) => t.text(`${name} finished`));
     }
     const server = await scriptedServer(builder);
     const results = await Promise.all(

@@ -24,10 +24,14 @@ function addRunnerOptions(command: Command): Command {
   return addDirOptions(command)
     .option(
       '--model <ref>',
-      'model when no per-profile config, profile or default chose one (SPEC 7.6 level 5)',
+      'the model when no subagent_models entry, profile model or subagent_model chose one',
     )
     .option('--max-steps <n>', 'cap on the subagent tool loop turns', positiveInt)
-    .addOption(new Option('--safety <level>', 'permission floor (default full)').choices(SAFETY))
+    .addOption(
+      new Option('--safety <level>', 'permission floor (default full; try: always read-only)').choices(
+        SAFETY,
+      ),
+    )
     .option('--permissions <file>', 'operator permission profile, composed last')
     .option('--yes', 'approve every ask automatically (never overrides a deny)')
     .addOption(new Option('--output-format <format>', 'output (default text)').choices(FORMATS));

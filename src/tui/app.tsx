@@ -109,7 +109,8 @@ export function App(props: AppProps) {
     ui.current = { ...ui.current, ...change };
     rerender();
   }, []);
-  const [fileList, setFileList] = useState<readonly string[] | null>(null);
+  // The project's files, once listed: a ref, so a key read before the next render already sees them.
+  const fileList = useRef<readonly string[] | null>(null);
   const [frame, setFrame] = useState(0);
   const lastCtrlC = useRef(0);
   const pasting = useRef(false);
@@ -123,9 +124,9 @@ export function App(props: AppProps) {
         return [...session.complete(line), ...local].sort();
       },
       commands: () => [...session.commands(), ...VIEW_COMMANDS],
-      files: () => fileList,
+      files: () => fileList.current,
     }),
-    [session, fileList],
+    [session],
   );
   const completionsNow = (): Completion[] => {
     const { editor, menuDismissed } = ui.current;
@@ -142,10 +143,12 @@ export function App(props: AppProps) {
   useEffect(() => {
     if (!typingFile) return;
     let current = true;
-    files.list().then(
-      (list) => current && setFileList(list),
-      () => current && setFileList([]),
-    );
+    const listed = (list: readonly string[]) => {
+      if (!current) return;
+      fileList.current = list;
+      rerender();
+    };
+    files.list().then(listed, () => listed([]));
     return () => {
       current = false;
     };
@@ -291,7 +294,9 @@ export function App(props: AppProps) {
     if (input) edit(E.insert(current, input));
   };
 
-  useInput((input, key) => {
+  // ink subscribes a new handler after each render (in an effect): keys read in between reach this one
+  // stable function, which calls the latest handler.
+  const onKey = (input: string, key: Key) => {
     if (ui.current.hint && !(key.ctrl && input === 'c')) update({ hint: null });
     const ask = askView(store.snapshot.state);
     // Bracketed paste: everything between the markers is text, line breaks included.
@@ -329,7 +334,10 @@ export function App(props: AppProps) {
       return pressEnter(E.insert(ui.current.editor, input.slice(0, -1)));
     }
     handleEditorKey(input, key);
-  });
+  };
+  const latestKeyHandler = useRef(onKey);
+  latestKeyHandler.current = onKey;
+  useInput(useCallback((input: string, key: Key) => latestKeyHandler.current(input, key), []));
 
   const ask = askView(state);
   const completions = completionsNow();

@@ -1,5 +1,6 @@
 // `npm run bench`: SPEC 18 figures against the scripted model server on loopback. Prints a table of medians;
 // exits non-zero when the prompt-cache prefix is unstable (the one property the bench asserts).
+import { benchAcpStart } from './acp.js';
 import { benchCacheStability } from './cache-stability.js';
 import { benchColdStart } from './cold-start.js';
 import { benchPermission } from './permission.js';
@@ -71,6 +72,21 @@ async function main(): Promise<number> {
       value: ms(tui.keystrokeEchoMs),
       target: '',
       ok: null,
+    },
+  );
+  const acp = await benchAcpStart();
+  rows.push(
+    {
+      name: `cadre acp: spawn to initialize response (${acp.runs} runs)`,
+      value: ms(acp.initializeMs),
+      target: '',
+      ok: null,
+    },
+    {
+      name: 'cadre acp: spawn to first agent_message_chunk (initialize, session/new, prompt)',
+      value: ms(acp.firstChunkMs),
+      target: '< 300 ms',
+      ok: acp.firstChunkMs < 300,
     },
   );
   const loop = await benchToolLoop();

@@ -7,6 +7,7 @@ import {
   type PermissionGateOptions,
   type ToolPolicy,
 } from '../permission/gate.js';
+import { isInside, realPath } from '../permission/paths.js';
 import type { PromptFile } from '../profile/prompts.js';
 import type { Profile } from '../profile/types.js';
 import { readRegularTextFile } from '../util/read-text.js';
@@ -30,46 +31,83 @@ export function permissionLayers(loaded: LoadedConfig, profile?: Profile, prompt
       source: profile.path ?? `${profile.source} profile`,
     });
   }
+  const projectFile = projectFileTest(loaded);
   return {
     toolPolicies,
     config: loaded.files
       .filter((f) => f.config.permission !== undefined)
-      .map((f) => ({ file: f.path, text: f.text, block: f.config.permission })),
+      .map((f) => ({
+        file: f.path,
+        text: f.text,
+        block: f.config.permission,
+        scope: projectFile(f.path) ? 'project' : 'global',
+      })),
     profile: profile?.permission
       ? {
           name: profile.name,
           file: profile.permission.file,
           text: profile.permission.text,
           block: profile.permission.block,
+          scope: projectFile(profile.permission.file) || profile.source === 'mission' ? 'project' : 'global',
         }
       : undefined,
   };
 }
 
-export interface SessionGateOptions {
-  root: string;
+/**
+ * Files a cloned repository wrote: under the project root, or under a mission repository that the
+ * project config names (SPEC 6.4, issue 15). The user's global config directory is never a project file.
+ */
+function projectFileTest(loaded: LoadedConfig): (path: string) => boolean {
+  const roots = [realPath(loaded.projectRoot)];
+  const projectMission = loaded.files.find((f) => !isInside(realPath(f.path), realPath(loaded.globalDir)))
+    ?.config.mission_repo;
+  if (projectMission) roots.push(realPath(resolve(loaded.projectRoot, projectMission)));
+  const globalDir = realPath(loaded.globalDir);
+  return (path) => {
+    const real = realPath(resolve(path));
+    return !isInside(real, globalDir) && roots.some((root) => isInside(real, root));
+  };
+}
+
+/** Everything a run composes its gate from; runs, subagents and `permissions explain` share it. */
+export interface GateInputs {
   loaded: LoadedConfig;
-  safety: SafetyFloor;
   profile?: Profile;
   prompt?: PromptFile;
-  operator?: { file: string; text: string };
+  safety: SafetyFloor;
   yes: boolean;
-  headless?: boolean;
+  /** No user can answer an ask (headless without --yes). */
+  headless: boolean;
+  operator?: { file: string; text: string };
+  projectTrusted?: boolean;
+  /** Session approvals ("always allow"), the last layer. */
+  approvals?: readonly string[];
+  root?: string;
+}
+
+/** The options of the gate for these inputs (a subagent's gate is narrowed from them). */
+export function gateOptionsFor(inputs: GateInputs): PermissionGateOptions {
+  return {
+    root: inputs.root ?? inputs.loaded.projectRoot,
+    safety: inputs.safety,
+    ...permissionLayers(inputs.loaded, inputs.profile, inputs.prompt),
+    operator: inputs.operator,
+    yes: inputs.yes,
+    headless: inputs.headless,
+    projectTrusted: inputs.projectTrusted ?? false,
+  };
 }
 
 /**
- * The main agent's gate from its layers (SPEC 6.4): one composition shared by the session itself,
- * `/why` and `cadre permissions explain`, so what explain prints is what the session decides.
+ * The gate is composed here and only here (issue 15 point 8): a run, `permissions explain` and `/why`
+ * decide through the same layers — floor, hard denies, built-in, config (global, project), profile,
+ * operator, session approvals, the global ceiling, --yes and headless.
  */
-export function composeSessionGate(options: SessionGateOptions): CadrePermissionGate {
-  return createPermissionGate({
-    root: options.root,
-    safety: options.safety,
-    ...permissionLayers(options.loaded, options.profile, options.prompt),
-    operator: options.operator,
-    yes: options.yes,
-    headless: options.headless,
-  });
+export function composeGate(inputs: GateInputs): CadrePermissionGate {
+  const gate = createPermissionGate(gateOptionsFor(inputs));
+  for (const rule of inputs.approvals ?? []) gate.approve(rule);
+  return gate;
 }
 
 /** `--permissions <file>`: read once; a missing file is bad usage. */

@@ -54,7 +54,7 @@ import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
 import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
 import { compactIfNeeded, compactionSplit, transcriptOf, withSummary } from './compaction.js';
 import type { EmitEvent } from './events.js';
-import { composeSessionGate, permissionLayers, readOperatorFile } from './gate-options.js';
+import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -101,6 +101,11 @@ export interface RuntimeOptions {
    * without waiting for background work, whose results start a turn of their own (SPEC 7.3).
    */
   ask?: Asker;
+  /**
+   * The project is trusted (computed from the trusted roots and `--trust-project`); until it is, project
+   * allow rules never reach outside the project root. Default: untrusted.
+   */
+  projectTrusted?: boolean;
   /** Answers `question` and plan approvals; absent: the headless answers (SPEC 5). */
   user?: UserChannel;
   /** The directory the session was started from, for its record (default: the project root). */
@@ -195,14 +200,7 @@ export class AgentRuntime {
       },
       store: options.store,
       parentGate: () => this.gate,
-      childGateOptions: (profile) => ({
-        root: this.projectRoot,
-        safety: options.flags.safety,
-        ...permissionLayers(options.loaded, profile),
-        operator: this.operator,
-        yes: options.flags.yes,
-        headless: !options.ask && !options.flags.yes,
-      }),
+      childGateOptions: (profile) => gateOptionsFor({ ...this.gateInputs(), profile }),
       emit: options.emit,
       ask: options.ask ?? headlessAsker,
       onDenied: (record) => this.permissionDenials.push(record),
@@ -526,17 +524,14 @@ export class AgentRuntime {
           )
         : mainRoute;
     this.view = view;
-    this.gate = composeSessionGate({
-      root: this.projectRoot,
-      loaded,
+    this.gate = composeGate({
+      ...this.gateInputs(),
       safety: this.safety,
       profile: this.state.profileLayer,
       prompt: this.state.promptLayer,
-      operator: this.operator,
-      yes: flags.yes,
-      headless: !this.options.ask && !flags.yes,
+      approvals: this.approvals,
     });
-    for (const rule of this.approvals) this.gate.approve(rule);
+    this.warnOnce(this.gate.warnings);
     const universe = this.universe();
     const visible = new Set(this.gate.visibleTools(universe));
     this.universeTools = universe;
@@ -747,6 +742,31 @@ export class AgentRuntime {
   }
 
   /** "Always allow": kept for the session (and its subagents), in every recomputed gate and in the store. */
+  /** What every gate of this session is composed from, besides the layer state and approvals. */
+  private gateInputs(): GateInputs {
+    const { loaded, flags } = this.options;
+    return {
+      loaded,
+      root: this.projectRoot,
+      safety: flags.safety,
+      yes: flags.yes,
+      headless: !this.options.ask && !flags.yes,
+      operator: this.operator,
+      projectTrusted: this.options.projectTrusted ?? false,
+    };
+  }
+
+  /** Composition warnings (a project rule lifting a global deny, …) reach the user once per session. */
+  private warnOnce(warnings: readonly string[]): void {
+    for (const message of warnings) {
+      if (this.warned.has(message)) continue;
+      this.warned.add(message);
+      this.options.emit({ type: 'warning', agent: 'main', message });
+    }
+  }
+
+  private readonly warned = new Set<string>();
+
   private rememberApproval(rule: string): void {
     if (!this.approvals.includes(rule)) this.approvals.push(rule);
     this.gate.approve(rule);

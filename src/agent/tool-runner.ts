@@ -204,7 +204,16 @@ async function execute(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<To
   } else {
     try {
       const grants = prepared.decision?.grants;
-      const context = grants ? { ...deps.context, grants } : deps.context;
+      const gate = deps.gate;
+      // webfetch checks the address it connects to against the deny rules (issue 15 point 5).
+      const checkAddress = gate.deniedAddress
+        ? (address: string) => gate.deniedAddress?.(address)
+        : undefined;
+      const context = {
+        ...deps.context,
+        ...(grants ? { grants } : {}),
+        ...(checkAddress ? { checkAddress } : {}),
+      };
       result = await tool.execute(prepared.input, context);
     } catch (error) {
       result = {
@@ -236,8 +245,8 @@ function classOf(prepared: PreparedCall): SafetyClass {
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
- * A write decided before an earlier write of the same turn ran is decided again just before it runs: the
- * earlier one may have changed what its path means (a symlink made by bash). Only a stricter outcome counts;
+ * A call decided before an earlier write of the same turn ran is decided again just before it runs: the
+ * write may have changed what its path means (a symlink made by bash). Only a stricter outcome counts;
  * an approval the user already gave for the same ask stands.
  */
 async function recheck(prepared: PreparedCall, deps: ToolRunnerDeps): Promise<PreparedCall> {
@@ -262,6 +271,8 @@ export async function runToolCalls(
     if (classOf(prepared[i]) === 'read') {
       let j = i;
       while (j < prepared.length && classOf(prepared[j]) === 'read') j++;
+      // A read after a write of the same turn is decided again: the write may have moved what it names.
+      if (wrote) for (let k = i; k < j; k++) prepared[k] = await recheck(prepared[k], deps);
       const batch = await Promise.all(prepared.slice(i, j).map((p) => execute(p, deps)));
       batch.forEach((r, k) => {
         results[i + k] = r;

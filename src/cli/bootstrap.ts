@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import type { EmitEvent } from '../agent/events.js';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { Workspace } from '../config/workspace.js';
+import type { SafetyFloor } from '../permission/decide.js';
 import { profileNames } from '../profile/load.js';
 import type { LoadWarning } from '../profile/types.js';
 import { resolveMainRoute } from '../provider/route.js';
@@ -15,6 +17,31 @@ export function requireProfile(workspace: Workspace, name: string | undefined): 
   throw new ConfigError(
     `unknown profile "${name}"; known profiles: ${profileNames(workspace.profiles).join(', ')}`,
   );
+}
+
+/** The command-line options every mode that runs an agent takes (SPEC 1). */
+export interface AgentOptions {
+  agent?: string;
+  model?: string;
+  provider?: string;
+  safety: SafetyFloor;
+  permissions?: string;
+  yes?: boolean;
+  maxTurns?: number;
+}
+
+/** Runtime flags from the agent options; the rest (`continue`, `resume`) is the caller's. */
+export function agentFlags(options: AgentOptions): RuntimeFlags {
+  return {
+    agent: options.agent,
+    model: options.model,
+    provider: options.provider,
+    safety: options.safety,
+    // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
+    permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
+    yes: options.yes === true,
+    maxTurns: options.maxTurns,
+  };
 }
 
 export function printWarnings(warnings: readonly LoadWarning[], stderr: { write(s: string): unknown }): void {

@@ -1,30 +1,21 @@
-import { resolve } from 'node:path';
 import type { AgentRuntime, RuntimeFlags } from '../agent/runtime.js';
 import { ConfigError } from '../config/load.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { isAgentEvent } from '../controller/types.js';
-import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
 import type { SessionStore } from '../session/store.js';
-import { openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
+import { type AgentOptions, agentFlags, openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 import { readTask } from './task-input.js';
 
-export interface HeadlessOptions {
+export interface HeadlessOptions extends AgentOptions {
   print?: boolean;
   /** The task's words as given on the command line; empty: read standard input. */
   task: string[];
   outputFormat: OutputFormat;
-  maxTurns?: number;
   continue?: boolean;
   resume?: string;
-  agent?: string;
-  model?: string;
-  provider?: string;
-  safety: SafetyFloor;
-  permissions?: string;
-  yes?: boolean;
   cwd?: string;
 }
 
@@ -47,14 +38,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
     const flags: RuntimeFlags = {
-      agent: options.agent,
-      model: options.model,
-      provider: options.provider,
-      safety: options.safety,
-      // Resolved against where the user stands (not --cwd): the operator file is the user's, never the project's.
-      permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
-      yes: options.yes === true,
-      maxTurns: options.maxTurns,
+      ...agentFlags(options),
       continue: options.continue,
       resume: options.resume,
     };

@@ -85,13 +85,27 @@ function buildProgram(): Command {
     .option('--agent <name>', 'decide as this profile')
     .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))
     .option('--permissions <file>', 'operator permission profile')
+    .option('--prompt <name>', 'decide with this prompt layer')
     .option('--yes', 'decide as if --yes were given')
+    .option('--headless', 'decide as a run with no user to answer asks (-p without --yes)')
+    .option('--approve <rule...>', 'session approvals ("always allow" rules) to decide with')
+    .option('--trust-project', 'decide as in a trusted project')
     .option('--json', 'machine-readable output')
     .option('--cwd <dir>', 'run as if started in this directory')
     .action(async (call, options) => {
       const { runExplainCommand } = await import('./commands/permissions-explain.js');
       process.exitCode = await runExplainCommand(call, options);
     });
+
+  addAgentOptions(
+    program
+      .command('acp')
+      .description('Agent Client Protocol server over stdio, for editors (Zed and other ACP clients)')
+      .option('--max-turns <n>', 'cap on the main loop turns of each prompt', positiveInt),
+  ).action(async (options) => {
+    const { runAcpCommand } = await import('./commands/acp.js');
+    process.exitCode = await runAcpCommand({ ...options, version: packageJson.version });
+  });
 
   program
     .command('tasks')

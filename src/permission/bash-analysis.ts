@@ -1,5 +1,7 @@
 import { SAFETY_ORDER, type SafetyClass } from '../tool/tool.js';
 import { basename, classifyCommand, unwrapCommand, writeOperands } from './bash-classify.js';
+import type { CommandClass } from './command-class.js';
+import { executingAssignment } from './exec-classify.js';
 import { absolutePath, isInside, realPath } from './paths.js';
 import { loadShellParser, type WithShellTree } from './shell-parser.js';
 import {
@@ -26,10 +28,16 @@ export interface BashCommand {
   derived: boolean;
   safety: SafetyClass;
   why: string;
+  /** Why it runs code the analyser cannot see (see CommandClass.opaque). */
+  opaque?: string;
 }
 
-/** An output redirection, checked as a `write` of its target (SPEC 6.1). */
+/**
+ * A file the command touches outside what its class says: an output redirection or a written operand
+ * (checked as a `write`, SPEC 6.1), or a file read outside the project (checked as a `read`, SPEC 5).
+ */
 export interface BashRedirect {
+  kind: 'read' | 'write';
   op: string;
   target: string;
   /** Real paths the target may denote (one per working directory the command may have `cd`ed to). */
@@ -47,17 +55,30 @@ export interface BashAnalysis {
   why: string;
   /** What the analyser could not follow; any problem makes the command destructive and opaque to allows. */
   problems: string[];
+  /** Why it runs code the analyser cannot see: only a rule, never a default or --yes, approves it. */
+  opaque?: string;
 }
 
 interface Syntax {
   commands: BashCommand[];
-  /** `written` entries come from a command's operands (`tee f`): only checked when outside the project. */
-  redirects: { redirect: ShellRedirect; cwdIndex: number; written?: { truncates: boolean } }[];
+  /**
+   * `written` entries come from a command's operands (`tee f`), `read` entries from a reading command's
+   * operands (`cat f`): both are only checked when outside the project; `computed` ones always are.
+   */
+  redirects: {
+    redirect: ShellRedirect;
+    cwdIndex: number;
+    written?: { truncates: boolean };
+    read?: boolean;
+    computed?: boolean;
+  }[];
   /** Working directories in order of `cd`: index 0 is the project root; later entries are raw targets. */
   cdTargets: string[];
-  /** Writing commands that run after a `cd`: the directory they may run in is checked like a write. */
-  cwdWrites: { text: string; cwdIndex: number }[];
+  /** Commands that run after a `cd`: the directory they may run in is checked like a read or write. */
+  cwdUses: { text: string; cwdIndex: number; read: boolean }[];
   problems: string[];
+  /** Why a part runs code the analyser cannot see (see CommandClass.opaque). */
+  opaque: string[];
 }
 
 const MAX_DEPTH = 8;
@@ -85,8 +106,9 @@ class SyntaxCollector {
     commands: [],
     redirects: [],
     cdTargets: [],
-    cwdWrites: [],
+    cwdUses: [],
     problems: [],
+    opaque: [],
   };
   private readonly seenInner = new Map<string, { text: string; safety: SafetyClass; why: string }>();
 
@@ -133,14 +155,26 @@ class SyntaxCollector {
     const text = [...assignments, ...words].join(' ');
     if (words.length === 0) {
       if (assignments.length > 0) {
-        const why = 'a variable assignment changes the environment of later commands';
-        syntax.commands.push({ text, words, assignments, wrappers, derived, safety: 'write', why });
+        const variable = executingAssignment(assignments);
+        const why = variable
+          ? `${variable}= makes later programs run other code`
+          : 'a variable assignment changes the environment of later commands';
+        const safety = variable ? 'destructive' : 'write';
+        const opaque = variable ? why : undefined;
+        if (opaque) syntax.opaque.push(opaque);
+        syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why, opaque });
       }
       return;
     }
-    const classes = this.classifyWords(words, wrappers, depth);
+    const opaqueBefore = syntax.opaque.length;
+    const classes = this.classifyWords(simple.words, wrappers, depth);
     let { safety, why } = classes;
-    if (assignments.length > 0) {
+    const variable = executingAssignment(assignments);
+    if (variable) {
+      safety = 'destructive';
+      why = `${variable}= makes programs run other code`;
+      syntax.opaque.push(why);
+    } else if (assignments.length > 0) {
       safety = maxSafety(safety, 'write');
       why = `${why}; prefixed by assignments`;
       syntax.commands.push({
@@ -165,21 +199,28 @@ class SyntaxCollector {
         why,
       });
     }
-    syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why });
-    if (safety !== 'read' && syntax.cdTargets.length > 0) {
-      syntax.cwdWrites.push({ text, cwdIndex: syntax.cdTargets.length });
+    const opaque = syntax.opaque[opaqueBefore];
+    syntax.commands.push({ text, words, assignments, wrappers, derived, safety, why, opaque });
+    if (syntax.cdTargets.length > 0 && !isDirectoryCommand(words)) {
+      syntax.cwdUses.push({ text, cwdIndex: syntax.cdTargets.length, read: safety === 'read' });
     }
   }
 
   /** The class of a command, following wrappers into the commands they run (which become derived forms). */
   private classifyWords(
-    words: string[],
+    shellWords: ShellWord[],
     wrappers: string[],
     depth: number,
   ): { safety: SafetyClass; why: string } {
     const syntax = this.syntax;
+    const words = shellWords.map((w) => w.value);
     const unwrapped = unwrapCommand(words);
-    if (!unwrapped) return classifyCommand(words);
+    if (!unwrapped) {
+      const commandClass = classifyCommand(words);
+      addOperandChecks(shellWords, commandClass, syntax);
+      if (commandClass.opaque) syntax.opaque.push(commandClass.why);
+      return commandClass;
+    }
     const innerWrappers = [...wrappers, unwrapped.wrapper];
     const before = syntax.commands.length;
     const seenClasses: { text: string; safety: SafetyClass; why: string }[] = [];
@@ -196,8 +237,9 @@ class SyntaxCollector {
         syntax.problems.push('wrappers nested too deep to follow');
         continue;
       }
-      addWrittenOperands(inner.map(plainWord), syntax);
-      const innerClass = this.classifyWords(inner, innerWrappers, depth + 1);
+      const innerWords = inner.map(plainWord);
+      addWrittenOperands(innerWords, syntax);
+      const innerClass = this.classifyWords(innerWords, innerWrappers, depth + 1);
       this.seenInner.set(key, { text: inner.join(' '), ...innerClass });
       for (const form of [inner, ...variantsOf(inner)]) {
         syntax.commands.push({
@@ -220,6 +262,11 @@ class SyntaxCollector {
       }
     }
     if (unwrapped.safety === 'destructive') why = `${unwrapped.wrapper} is destructive`;
+    if (unwrapped.safety === 'destructive' && unwrapped.inner.length === 0 && unwrapped.sources.length === 0)
+      syntax.opaque.push(`${unwrapped.wrapper} runs code it reads from a file or its input`);
+    // The wrapper's own arguments (`env -C /tmp`, `flock /tmp/l`) name places the command writes in.
+    if (safety !== 'read')
+      addPathArguments(shellWords, unwrapped.wrapper, syntax.cdTargets.length, safety, syntax);
     return { safety, why };
   }
 }
@@ -316,10 +363,107 @@ function addWrittenOperands(words: ShellWord[], syntax: Syntax): void {
   }
 }
 
+/** The files a classified command names: reads and writes, checked when they leave the project. */
+function addOperandChecks(words: ShellWord[], commandClass: CommandClass, syntax: Syntax): void {
+  const op = basename(words[0]?.value ?? '');
+  const cwdIndex = syntax.cdTargets.length;
+  if (commandClass.safety !== 'read') addPathArguments(words, op, cwdIndex, commandClass.safety, syntax);
+  for (const ref of commandClass.writes ?? []) {
+    const target = operandWord(words, ref);
+    if (!target) continue;
+    if (target.dynamic || target.glob || isUserTilde(target)) {
+      syntax.problems.push(`file "${target.raw}" written by ${op} is computed at run time`);
+      continue;
+    }
+    if (target.value === '' || target.value === '-' || DEVICE_SINKS.test(target.value)) continue;
+    syntax.redirects.push({ redirect: { op, target }, cwdIndex, written: { truncates: ref.truncates } });
+  }
+  for (const ref of commandClass.reads ?? []) {
+    const target = operandWord(words, ref);
+    if (!target || target.value === '' || target.value === '-') continue;
+    // `<(cmd)` is a pipe bash opens; the command inside is analysed on its own.
+    if (/^[<>]\([\s\S]*\)$/.test(target.raw)) continue;
+    if (target.dynamic || isUserTilde(target)) {
+      syntax.redirects.push({ redirect: { op, target }, cwdIndex, read: true, computed: true });
+      continue;
+    }
+    const literal = target.glob ? { ...target, value: globBase(target.value) } : target;
+    syntax.redirects.push({ redirect: { op, target: literal }, cwdIndex, read: true });
+  }
+}
+
+/**
+ * A command that may write (`rm -rf ../x`, `npm install --prefix=/opt`, `make -C /tmp`) may write any path
+ * it names: every argument that looks like a path (`/…`, `~…`, `..`, `a/b`, `--opt=/…`) or starts with a
+ * parameter expansion is checked like a written file, so a path outside the project asks and is never
+ * approved by --yes (SPEC 5, issue 15 point 4).
+ */
+function addPathArguments(
+  words: ShellWord[],
+  op: string,
+  cwdIndex: number,
+  safety: SafetyClass,
+  syntax: Syntax,
+): void {
+  const truncates = safety === 'destructive';
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index];
+    if (/^[<>]\(/.test(word.raw)) continue;
+    if (isUserTilde(word) || /^"?\$(\{|[A-Za-z_])/.test(word.raw)) {
+      syntax.redirects.push({
+        redirect: { op, target: word },
+        cwdIndex,
+        written: { truncates },
+        computed: true,
+      });
+      continue;
+    }
+    if (word.dynamic) continue;
+    const equals = /^(--?[A-Za-z][\w-]*|[A-Za-z]\w*)=/.exec(word.value);
+    // `--out=/x`, `of=/x` and an attached short option's value (`-O/tmp/x`) name paths too.
+    const attached = !equals && /^-[A-Za-z](\/|~|\.\.)/.test(word.value);
+    const value = equals ? word.value.slice(equals[0].length) : attached ? word.value.slice(2) : word.value;
+    if (value === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || DEVICE_SINKS.test(value)) continue;
+    if (!/^[/~]|^\.\.(\/|$)|\//.test(value) || value.startsWith('-')) continue;
+    const target = { ...word, value: word.glob ? globBase(value) : value, tilde: value.startsWith('~') };
+    syntax.redirects.push({ redirect: { op, target }, cwdIndex, written: { truncates } });
+  }
+}
+
+function operandWord(words: ShellWord[], ref: { index: number; offset: number }): ShellWord | undefined {
+  const word = words[ref.index];
+  if (!word || ref.offset === 0) return word;
+  return { ...word, value: word.value.slice(ref.offset), tilde: false };
+}
+
+/** The directory a glob lists: its text up to the last `/` before the first pattern character. */
+function globBase(pattern: string): string {
+  const first = pattern.search(/[*?[{]/);
+  const head = first === -1 ? pattern : pattern.slice(0, first);
+  const slash = head.lastIndexOf('/');
+  if (slash === -1) return '.';
+  return slash === 0 ? '/' : head.slice(0, slash);
+}
+
+function isDirectoryCommand(words: string[]): boolean {
+  return /^(cd|pushd|popd)$/.test(words[0] ?? '');
+}
+
 function addRedirect(redirect: ShellRedirect, syntax: Syntax): void {
   const target = redirect.target;
   if (NETWORK_DEVICE.test(target.value)) {
     syntax.problems.push(`redirection to the network device ${target.value}`);
+    return;
+  }
+  if (redirect.op === '<' || redirect.op === '<&') {
+    // An input file is read: outside the project it is checked like any outside read.
+    if (redirect.op === '<&' && /^(\d+|-)$/.test(target.value)) return;
+    const cwdIndex = syntax.cdTargets.length;
+    if (target.dynamic || isUserTilde(target))
+      syntax.redirects.push({ redirect, cwdIndex, read: true, computed: true });
+    else if (target.glob) syntax.problems.push(`redirection source "${target.raw}" is computed at run time`);
+    else if (!DEVICE_SINKS.test(target.value) && target.value !== '/dev/stdin')
+      syntax.redirects.push({ redirect, cwdIndex, read: true });
     return;
   }
   if (!OUTPUT_OPS.has(redirect.op)) return;
@@ -341,15 +485,30 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
   }
   const cwds = reachable[reachable.length - 1];
   const redirects: BashRedirect[] = [];
-  for (const { redirect, cwdIndex, written } of syntax.redirects) {
+  for (const { redirect, cwdIndex, written, read, computed } of syntax.redirects) {
+    const kind = read ? 'read' : 'write';
+    if (computed) {
+      // A path known only at run time may be anywhere: checked as outside, so no --yes approves it.
+      const target = redirect.target.raw;
+      redirects.push({
+        kind,
+        op: redirect.op,
+        target,
+        paths: [target],
+        truncates: false,
+        outsideProject: true,
+      });
+      continue;
+    }
     // After a cd, the target is checked against every directory the shell may be in.
     const candidates = cwdIndex === 0 ? [root] : cwds;
     const paths = [
       ...new Set(candidates.map((cwd) => realPath(absolutePath(redirect.target.value, cwd, home)))),
     ];
     const outsideProject = paths.some((p) => !isInside(p, root));
-    if (written && !outsideProject) continue;
+    if ((written || read) && !outsideProject) continue;
     redirects.push({
+      kind,
       op: redirect.op,
       target: redirect.target.value,
       paths,
@@ -357,14 +516,15 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
       outsideProject,
     });
   }
-  // A command that writes, run after `cd` out of the project, writes there: its directory is checked like a
+  // A command run after `cd` out of the project reads or writes there: its directory is checked like a
   // redirect target (ask outside the project, never approved by --yes, unless a rule allows the place).
-  for (const { text, cwdIndex } of syntax.cwdWrites) {
+  for (const { text, cwdIndex, read } of syntax.cwdUses) {
     const outside = [...new Set(reachable[cwdIndex].map((cwd) => realPath(cwd)))].filter(
       (p) => !isInside(p, root),
     );
     if (outside.length === 0) continue;
     redirects.push({
+      kind: read ? 'read' : 'write',
       op: 'cd',
       target: `${text} (after cd)`,
       paths: outside,
@@ -381,6 +541,7 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
     }
   }
   for (const redirect of redirects) {
+    if (redirect.kind === 'read') continue;
     const redirectClass: SafetyClass =
       redirect.outsideProject && redirect.truncates ? 'destructive' : 'write';
     if (SAFETY_ORDER.indexOf(redirectClass) > SAFETY_ORDER.indexOf(safety)) {
@@ -398,7 +559,16 @@ function resolveSyntax(command: string, syntax: Syntax, root: string, home: stri
     safety = 'destructive';
     why = `not fully understood: ${syntax.problems[0]}`;
   }
-  return { command, commands: syntax.commands, redirects, safety, why, problems: [...syntax.problems] };
+  const opaque = syntax.problems[0];
+  return {
+    command,
+    commands: syntax.commands,
+    redirects,
+    safety,
+    why,
+    problems: [...syntax.problems],
+    opaque,
+  };
 }
 
 export function maxSafety(a: SafetyClass, b: SafetyClass): SafetyClass {

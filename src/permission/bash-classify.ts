@@ -1,10 +1,10 @@
 import type { SafetyClass } from '../tool/tool.js';
+import type { CommandClass } from './command-class.js';
+import { classifyExecutor, executingAssignment } from './exec-classify.js';
+import { classifyReader } from './read-classify.js';
+import { classifySed } from './sed-classify.js';
 
-/** The class of one simple command (SPEC 6.5) and the table entry that gave it. */
-export interface CommandClass {
-  safety: SafetyClass;
-  why: string;
-}
+export type { CommandClass } from './command-class.js';
 
 /** A command that runs others: its name and what it runs (words, or shell source to parse). */
 export interface Unwrapped {
@@ -17,105 +17,6 @@ export interface Unwrapped {
   safety: SafetyClass;
 }
 
-const READ_COMMANDS = new Set([
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'pwd',
-  'echo',
-  'printf',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'ag',
-  'ack',
-  'tree',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'which',
-  'type',
-  'whereis',
-  'whoami',
-  'id',
-  'date',
-  'uname',
-  'hostname',
-  'printenv',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'diff',
-  'cmp',
-  'comm',
-  'uniq',
-  'cut',
-  'tr',
-  'nl',
-  'less',
-  'more',
-  'jq',
-  'true',
-  'false',
-  'test',
-  '[',
-  '[[',
-  'seq',
-  'sleep',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'base64',
-  'xxd',
-  'od',
-  'hexdump',
-  'strings',
-  'column',
-  'fold',
-  'fmt',
-  'rev',
-  'tac',
-  'paste',
-  'join',
-  'expand',
-  'unexpand',
-  'cd',
-  'pushd',
-  'popd',
-  'dirs',
-  'ps',
-  'uptime',
-  'locale',
-  'tty',
-  'groups',
-  'cal',
-  'lsof',
-  'free',
-  'nproc',
-  'getconf',
-  'cksum',
-  'sum',
-  'look',
-  ':',
-]);
-// `sort -o`, `rg --pre`, `find -fprint` and friends write or run things; listed flags demote a read.
-const WRITING_FLAGS: Record<string, RegExp> = {
-  sort: /^(-o|--output)/,
-  rg: /^--pre(=|$)/,
-  uniq: /^-/,
-  tree: /^-[oR]$/,
-  // less accepts clustered short options and abbreviated long ones (`-O log`, `--LOG=x`).
-  less: /^-[a-zA-Z]*[oO]|^--lo/i,
-  printf: /^-v/,
-  date: /^-[a-zA-Z]*s|^--s/,
-  hostname: /^-[a-zA-Z]*[bF]|^--(b|fi)|^[^-]/,
-};
 const DESTRUCTIVE_COMMANDS = new Set([
   'rm',
   'rmdir',
@@ -161,37 +62,12 @@ const NAME_BUILTINS = new Set([
   'getopts',
 ]);
 const TEST_COMMANDS = new Set(['test', '[', '[[']);
+/** Destructive commands that run code the analyser cannot see. */
+const OPAQUE_COMMANDS = new Set(['source', '.', 'enable', 'eval', 'sudo', 'doas', 'su', 'pkexec']);
+const DECLARATION_BUILTINS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const RECURSIVE_OWNERSHIP = new Set(['chmod', 'chown', 'chgrp']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'busybox-sh']);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
-const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
-const GIT_READ = new Set([
-  'status',
-  'diff',
-  'log',
-  'show',
-  'blame',
-  'grep',
-  'ls-files',
-  'ls-tree',
-  'rev-parse',
-  'describe',
-  'shortlog',
-  'reflog',
-  'cat-file',
-  'merge-base',
-  'whatchanged',
-  'name-rev',
-  'for-each-ref',
-  'count-objects',
-  'version',
-  'help',
-  'rev-list',
-  'show-ref',
-  'check-ignore',
-  'var',
-]);
-
 export function basename(command: string): string {
   const slash = command.lastIndexOf('/');
   return slash === -1 ? command : command.slice(slash + 1);
@@ -203,15 +79,25 @@ export function classifyCommand(words: string[]): CommandClass {
   const args = words.slice(1);
   if (words.length === 0) return { safety: 'read', why: 'no command' };
   if (name === '') return { safety: 'write', why: `${words[0]} is not a known read-only command` };
-  if (DESTRUCTIVE_COMMANDS.has(name)) return { safety: 'destructive', why: `${name} is destructive` };
+  if (DESTRUCTIVE_COMMANDS.has(name))
+    return { safety: 'destructive', opaque: OPAQUE_COMMANDS.has(name), why: `${name} is destructive` };
+  if (DECLARATION_BUILTINS.has(name)) {
+    const variable = executingAssignment(args);
+    if (variable)
+      return {
+        safety: 'destructive',
+        opaque: true,
+        why: `${name} sets ${variable}, which makes programs run other code`,
+      };
+  }
+  const executor = classifyExecutor(name, words);
+  if (executor) return executor;
   const evaluated = evaluatedSubscript(name, args);
   if (evaluated) return { safety: 'destructive', why: evaluated };
   if (name === 'hash' && args.some((a) => /^-[a-zA-Z]*p/.test(a)))
-    return { safety: 'destructive', why: 'hash -p changes which program a name runs' };
+    return { safety: 'destructive', opaque: true, why: 'hash -p changes which program a name runs' };
   if ((name === 'mapfile' || name === 'readarray') && args.some((a) => /^-[a-zA-Z]*C/.test(a)))
-    return { safety: 'destructive', why: `${name} -C runs a callback` };
-  if (name === 'xxd' && args.filter((a) => !a.startsWith('-')).length > 1)
-    return { safety: 'write', why: 'xxd with an output file' };
+    return { safety: 'destructive', opaque: true, why: `${name} -C runs a callback` };
   if (/^mkfs(\.|$)/.test(name)) return { safety: 'destructive', why: 'mkfs is destructive' };
   if (RECURSIVE_OWNERSHIP.has(name) && args.some(isRecursiveFlag)) {
     return { safety: 'destructive', why: `${name} -R is destructive` };
@@ -221,18 +107,9 @@ export function classifyCommand(words: string[]): CommandClass {
   }
   if (name === 'crontab' && args.includes('-r'))
     return { safety: 'destructive', why: 'crontab -r is destructive' };
-  if (name === 'git') return classifyGit(args);
-  if (name === 'find') return classifyFind(args);
   if (name === 'sed') return classifySed(args);
-  if (READ_COMMANDS.has(name)) {
-    const writing = WRITING_FLAGS[name];
-    if (writing && args.some((a) => writing.test(a)))
-      return { safety: 'write', why: `${name} with an output flag` };
-    if (name === 'uniq' && args.filter((a) => !a.startsWith('-')).length > 1) {
-      return { safety: 'write', why: 'uniq with an output file' };
-    }
-    return { safety: 'read', why: `${name} is read-only` };
-  }
+  const reader = classifyReader(name, words);
+  if (reader) return reader;
   return { safety: 'write', why: `${name} is not a known read-only command` };
 }
 
@@ -260,271 +137,6 @@ function evaluatedSubscript(name: string, args: string[]): string | undefined {
 
 function isRecursiveFlag(arg: string): boolean {
   return arg === '--recursive' || /^-[a-zA-Z]*R/.test(arg);
-}
-
-function classifyGit(args: string[]): CommandClass {
-  let index = 0;
-  while (index < args.length && args[index].startsWith('-')) {
-    const option = args[index];
-    if (option === '-c' || option.startsWith('--config-env') || option.startsWith('--exec-path')) {
-      return { safety: 'destructive', why: 'git -c can run arbitrary commands' };
-    }
-    index += option === '-C' || option === '--git-dir' || option === '--work-tree' ? 2 : 1;
-  }
-  const sub = args[index] ?? '';
-  const rest = args.slice(index + 1);
-  const has = (...flags: string[]) => rest.some((a) => flags.includes(a));
-  switch (sub) {
-    case 'push':
-      return { safety: 'destructive', why: 'git push is destructive' };
-    case 'clean':
-      return { safety: 'destructive', why: 'git clean is destructive' };
-    case 'filter-branch':
-    case 'filter-repo':
-      return { safety: 'destructive', why: `git ${sub} rewrites history` };
-    case 'reset':
-      return has('--hard', '--merge', '--keep')
-        ? { safety: 'destructive', why: 'git reset --hard is destructive' }
-        : { safety: 'write', why: 'git reset' };
-    case 'checkout':
-      return has('--', '.', '-f', '--force')
-        ? { safety: 'destructive', why: 'git checkout -- discards changes' }
-        : { safety: 'write', why: 'git checkout' };
-    case 'restore':
-      return { safety: 'destructive', why: 'git restore discards changes' };
-    case 'branch':
-      if (has('-D', '--delete', '-d') && has('-f', '--force', '-D')) {
-        return { safety: 'destructive', why: 'git branch -D is destructive' };
-      }
-      return rest.every((a) =>
-        /^(-a|-r|-v|-vv|--list|-l|--all|--remotes|--show-current|--merged|--no-merged|--contains)$/.test(a),
-      )
-        ? { safety: 'read', why: 'git branch (listing) is read-only' }
-        : { safety: 'write', why: 'git branch' };
-    case 'stash':
-      if (rest[0] === 'drop' || rest[0] === 'clear')
-        return { safety: 'destructive', why: `git stash ${rest[0]}` };
-      return rest[0] === 'list' || rest[0] === 'show'
-        ? { safety: 'read', why: `git stash ${rest[0]} is read-only` }
-        : { safety: 'write', why: 'git stash' };
-    case 'reflog':
-      return rest[0] === 'expire' || rest[0] === 'delete'
-        ? { safety: 'destructive', why: `git reflog ${rest[0]}` }
-        : { safety: 'read', why: 'git reflog is read-only' };
-    case 'tag':
-      return rest.length === 0 || rest.every((a) => a === '-l' || a === '--list' || a.startsWith('-n'))
-        ? { safety: 'read', why: 'git tag (listing) is read-only' }
-        : { safety: 'write', why: 'git tag' };
-    case 'remote':
-      return rest.length === 0 || (rest.length === 1 && rest[0] === '-v')
-        ? { safety: 'read', why: 'git remote (listing) is read-only' }
-        : { safety: 'write', why: 'git remote' };
-    case 'config':
-      return rest.some((a) => a === '--get' || a === '--list' || a === '-l' || a.startsWith('--get'))
-        ? { safety: 'read', why: 'git config (reading) is read-only' }
-        : { safety: 'write', why: 'git config' };
-  }
-  if (GIT_READ.has(sub)) {
-    if (rest.some((a) => isGitRunningOption(sub, a))) {
-      return { safety: 'write', why: `git ${sub} with an output or external program flag` };
-    }
-    return { safety: 'read', why: `git ${sub} is read-only` };
-  }
-  return { safety: 'write', why: `git ${sub || '(no subcommand)'}` };
-}
-
-/** Long options git also accepts abbreviated (`--outp=x` is `--output=x`). */
-const GIT_WRITING_OPTIONS = ['--output', '--ext-diff', '--textconv', '--open-files-in-pager'];
-
-/** An option of a reading git command that writes a file or runs a program. */
-function isGitRunningOption(sub: string, arg: string): boolean {
-  if (sub === 'grep' && /^-[a-zA-Z]*O/.test(arg)) return true;
-  const name = arg.split('=')[0];
-  if (!name.startsWith('--') || name.length < 4 || name === '--text' || name.startsWith('--output-indicator'))
-    return false;
-  return GIT_WRITING_OPTIONS.some((option) => option.startsWith(name) || name.startsWith(option));
-}
-
-function classifyFind(args: string[]): CommandClass {
-  if (args.includes('-delete')) return { safety: 'destructive', why: 'find -delete is destructive' };
-  if (args.some((a) => FIND_EXEC.has(a))) return { safety: 'write', why: 'find -exec runs commands' };
-  if (args.some((a) => FIND_WRITES.has(a))) return { safety: 'write', why: 'find -fprint writes files' };
-  return { safety: 'read', why: 'find without -delete/-exec is read-only' };
-}
-
-function classifySed(args: string[]): CommandClass {
-  if (args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))) {
-    return { safety: 'write', why: 'sed -i edits files' };
-  }
-  const scripts: string[] = [];
-  let firstPositional: string | undefined;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index];
-    if (arg === '--') break;
-    if (/^-[a-zA-Z]*f|^--f/.test(arg)) {
-      return { safety: 'destructive', why: 'sed -f runs a script the analyser cannot see' };
-    }
-    const short = /^-[a-zA-Z]*e(.*)$/s.exec(arg);
-    if (short && !arg.startsWith('--')) {
-      if (short[1] !== '') scripts.push(short[1]);
-      else scripts.push(args[++index] ?? '');
-      continue;
-    }
-    const long = /^--e[a-z]*(=(.*))?$/s.exec(arg);
-    if (long) {
-      scripts.push(long[1] !== undefined ? (long[2] ?? '') : (args[++index] ?? ''));
-      continue;
-    }
-    if (/^-[a-zA-Z]*l$|^--line-length$/.test(arg)) index++;
-    else if (!arg.startsWith('-')) firstPositional ??= arg;
-  }
-  if (scripts.length === 0) scripts.push(firstPositional ?? '');
-  let effect: SedEffect = 'read';
-  for (const script of scripts) effect = worseEffect(effect, sedScriptEffect(script));
-  switch (effect) {
-    case 'read':
-      return { safety: 'read', why: 'sed without -i is read-only' };
-    case 'write':
-      return { safety: 'write', why: 'sed script writes files' };
-    case 'exec':
-      return { safety: 'destructive', why: 'sed script runs shell commands' };
-    case 'unknown':
-      return { safety: 'destructive', why: 'sed script not understood' };
-  }
-}
-
-/** What a sed script may do: only print (read), write files (`w`, `W`, `s///w`), or run commands (`e`, `s///e`). */
-type SedEffect = 'read' | 'write' | 'exec' | 'unknown';
-
-const SED_EFFECT_ORDER: SedEffect[] = ['read', 'write', 'exec', 'unknown'];
-const SED_SIMPLE = new Set(['=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F', '{', '}']);
-const SED_WITH_NUMBER = new Set(['q', 'Q', 'l', 'L']);
-const SED_LABEL = new Set([':', 'b', 't', 'T', 'v']);
-
-function worseEffect(a: SedEffect, b: SedEffect): SedEffect {
-  return SED_EFFECT_ORDER.indexOf(a) >= SED_EFFECT_ORDER.indexOf(b) ? a : b;
-}
-
-/**
- * Scans a GNU sed script command by command (addresses, `s`/`y` with any delimiter, text and file
- * arguments). Anything it does not recognise is `unknown`, which callers treat as not understood.
- */
-function sedScriptEffect(script: string): SedEffect {
-  let effect: SedEffect = 'read';
-  let i = 0;
-  const n = script.length;
-  const toLineEnd = () => {
-    while (i < n && script[i] !== '\n') i++;
-  };
-  /** Reads a delimited part (`/re/`), honouring backslash escapes; false when unterminated. */
-  const delimited = (delim: string, regex: boolean): boolean => {
-    while (i < n && script[i] !== delim) {
-      if (regex && script[i] === '[') {
-        // A bracket expression: the delimiter inside it is literal (`s/[/]/x/`).
-        i++;
-        if (script[i] === '^') i++;
-        if (script[i] === ']') i++;
-        while (i < n && script[i] !== ']') {
-          if (script[i] === '[' && /[:.=]/.test(script[i + 1] ?? '')) {
-            const close = script.indexOf(`${script[i + 1]}]`, i + 2);
-            if (close === -1) return false;
-            i = close + 2;
-          } else if (script[i] === '\n') return false;
-          else i++;
-        }
-        if (i >= n) return false;
-        i++;
-        continue;
-      }
-      if (script[i] === '\\') i++;
-      else if (script[i] === '\n' && delim !== '\n') return false;
-      i++;
-    }
-    if (i >= n) return false;
-    i++;
-    return true;
-  };
-  const address = (): boolean => {
-    if (/[0-9]/.test(script[i] ?? '')) {
-      while (/[0-9~]/.test(script[i] ?? '')) i++;
-    } else if (script[i] === '$') i++;
-    else if (script[i] === '/') {
-      i++;
-      if (!delimited('/', true)) return false;
-      while (/[IM]/.test(script[i] ?? '')) i++;
-    } else if (script[i] === '\\') {
-      const delim = script[i + 1];
-      if (delim === undefined) return false;
-      i += 2;
-      if (!delimited(delim, true)) return false;
-      while (/[IM]/.test(script[i] ?? '')) i++;
-    }
-    return true;
-  };
-  while (i < n) {
-    const c = script[i];
-    if (/[\s;]/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === '#') {
-      toLineEnd();
-      continue;
-    }
-    if (!address()) return 'unknown';
-    if (script[i] === ',') {
-      i++;
-      if (script[i] === '+' || script[i] === '~') i++;
-      if (!address()) return 'unknown';
-    }
-    while (script[i] === ' ' || script[i] === '\t' || script[i] === '!') i++;
-    const command = script[i];
-    if (command === undefined) return 'unknown';
-    i++;
-    if (SED_SIMPLE.has(command)) continue;
-    if (SED_WITH_NUMBER.has(command)) {
-      while (/[\s0-9]/.test(script[i] ?? '') && script[i] !== '\n') i++;
-      continue;
-    }
-    if (SED_LABEL.has(command)) {
-      while (i < n && script[i] !== '\n' && script[i] !== ';') i++;
-      continue;
-    }
-    if (command === 'a' || command === 'i' || command === 'c') {
-      // Text runs to the end of the line; a backslash-newline continues it.
-      while (i < n && script[i] !== '\n') i += script[i] === '\\' ? 2 : 1;
-      continue;
-    }
-    if (command === 'r' || command === 'R') {
-      toLineEnd();
-      continue;
-    }
-    if (command === 'w' || command === 'W') {
-      effect = worseEffect(effect, 'write');
-      toLineEnd();
-      continue;
-    }
-    if (command === 'e') return 'exec';
-    if (command === 's' || command === 'y') {
-      const delim = script[i];
-      if (delim === undefined || delim === '\\' || delim === '\n') return 'unknown';
-      i++;
-      if (!delimited(delim, command === 's') || !delimited(delim, false)) return 'unknown';
-      if (command === 'y') continue;
-      while (i < n && /[gpiImM0-9ew]/.test(script[i])) {
-        const flag = script[i];
-        i++;
-        if (flag === 'e') return 'exec';
-        if (flag === 'w') {
-          effect = worseEffect(effect, 'write');
-          toLineEnd();
-        }
-      }
-      continue;
-    }
-    return 'unknown';
-  }
-  return effect;
 }
 
 /** Options of each wrapper that take a value, so the wrapped command is found after them. */
@@ -654,7 +266,7 @@ export function unwrapCommand(words: string[]): Unwrapped | undefined {
   }
   if (POSITIONAL_WRAPPERS.has(wrapper)) return unwrapPositional(wrapper, args);
   if (!TRANSPARENT_WRAPPERS.has(wrapper) && !PRIVILEGE_WRAPPERS.has(wrapper)) return undefined;
-  const safety: SafetyClass = PRIVILEGE_WRAPPERS.has(wrapper) ? 'destructive' : 'read';
+  let wrapperSafety: SafetyClass = PRIVILEGE_WRAPPERS.has(wrapper) ? 'destructive' : 'read';
   if ((wrapper === 'command' || wrapper === 'type') && args.some((a) => a === '-v' || a === '-V'))
     return undefined;
   const valueOptions = WRAPPER_VALUE_OPTIONS[wrapper] ?? new Set<string>();
@@ -665,11 +277,14 @@ export function unwrapCommand(words: string[]): Unwrapped | undefined {
       index++;
       break;
     }
-    if (wrapper === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) index++;
-    else if (arg.startsWith('-') && arg.length > 1) index += takesValue(valueOptions, arg) ? 2 : 1;
+    if (wrapper === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+      if (executingAssignment([arg])) wrapperSafety = 'destructive';
+      index++;
+    } else if (arg.startsWith('-') && arg.length > 1) index += takesValue(valueOptions, arg) ? 2 : 1;
     else break;
   }
   if (wrapper === 'timeout' && index < args.length) index++;
+  const safety = wrapperSafety;
   const inner = args.slice(index);
   const split = args.findIndex((a) => /^-[a-zA-Z]*S|^--sp/.test(a));
   if (wrapper === 'env' && split !== -1) {
@@ -789,12 +404,6 @@ export function writeOperands(words: string[]): WriteOperand[] {
       return words.some((w) => /^-[a-zA-Z]*i|^--in-place/.test(w)) ? all(true) : [];
     case 'find':
       return optionValue(/^(-fprint|-fprint0|-fprintf|-fls)$/);
-    case 'sort':
-      return optionValue(/^(-o|--output)$/);
-    case 'git':
-      return optionValue(/^--output$/);
-    case 'xxd':
-      return operands.length > 1 ? [{ index: operands[1], truncates: true }] : [];
     default:
       return [];
   }

@@ -32,6 +32,12 @@ export interface PolicyLayer {
   /** Human label, e.g. `profile reviewer` or `config /home/u/.config/cadre/config.json`. */
   label: string;
   rules: Rule[];
+  /**
+   * `global`: the user's own config, whose deny and ask rules are a ceiling over `project` layers (files
+   * a cloned repository wrote: its config, profiles, agents, skills, prompts). Operator and session layers
+   * have no scope and are not capped (SPEC 6.4, issue 15).
+   */
+  scope?: 'global' | 'project';
 }
 
 /** What a subagent inherits from its parent (SPEC 6.7): the floor and the operator's deny rules. */
@@ -66,6 +72,8 @@ interface Check {
   derived: boolean;
   /** A command the analyser could not follow: only a bare or `*` allow rule allows it. */
   opaque: boolean;
+  /** Runs code (or text) the analyser cannot see: no default and no --yes approves it, only a rule. */
+  unprovable?: string;
   safety: SafetyClass;
 }
 
@@ -80,6 +88,8 @@ interface Verdict {
   /** An ask for a path outside the project that no rule allows: `--yes` does not approve it. */
   outside: boolean;
   note: string;
+  /** The project rule that decided first, when a global rule capped it. */
+  capped?: Rule;
 }
 
 const SEVERITY: Record<PermissionAction | 'neutral', number> = { neutral: -1, allow: 0, ask: 1, deny: 2 };
@@ -129,8 +139,18 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
   trace.push({ layer: 'hard-deny', note: `no deny_tools/allow_tools entry removes ${call.tool}` });
 
   const checks = checksFor(analysed);
-  const verdicts = checks.map((check) => judge(policy, check));
+  const verdicts = checks.map((check) => capByGlobal(policy, judge(policy, check)));
   for (const layer of policy.layers) trace.push(layerTrace(layer, verdicts));
+  for (const verdict of verdicts) {
+    if (verdict.capped)
+      trace.push({
+        layer: 'ceiling',
+        rule: verdict.rule?.text,
+        source: verdict.rule?.source,
+        action: asAction(verdict.action),
+        note: verdict.note,
+      });
+  }
   const decisive = mostSevere(verdicts);
   if (decisive.layer === 'default') {
     trace.push({ layer: 'default', action: asAction(decisive.action), note: decisive.note });
@@ -156,14 +176,12 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     reason: reasonFor(decisive),
     trace,
   };
-  // --yes never approves a path outside the project; a message must not suggest it there.
-  const outside = decisive.outside || verdicts.some((v) => v.action === 'ask' && v.outside);
+  // --yes never approves a path outside the project (or code it cannot see); a message must not suggest it.
+  const unapprovable = decisive.outside ? decisive : verdicts.find((v) => v.action === 'ask' && v.outside);
+  const outside = unapprovable !== undefined;
   if (action === 'ask' && policy.yes) {
-    if (outside) {
-      trace.push({
-        layer: '--yes',
-        note: 'not applied: a path outside the project needs a rule that allows it',
-      });
+    if (unapprovable) {
+      trace.push({ layer: '--yes', note: `not applied: ${unapprovable.note}` });
     } else {
       const reason = `allowed by --yes (would ask: ${decision.reason})`;
       trace.push({ layer: '--yes', source: '--yes', action: 'allow', note: reason });
@@ -195,15 +213,17 @@ function checksFor(analysed: AnalysedCall): Check[] {
       label: part.text,
       derived: part.derived,
       opaque: false,
+      unprovable: part.opaque,
       safety: part.safety,
     }));
-    if (bash.problems.length > 0 || checks.every((c) => c.derived)) {
+    if (bash.problems.length > 0 || bash.opaque || checks.every((c) => c.derived)) {
       checks.push({
         ...base,
         subject: { kind: 'bash', command: bash.command },
         tool: call.tool,
         label: bash.command,
         opaque: bash.problems.length > 0,
+        unprovable: bash.opaque,
         safety: bash.safety,
       });
     }
@@ -211,20 +231,23 @@ function checksFor(analysed: AnalysedCall): Check[] {
       for (const path of redirect.paths) {
         checks.push({
           ...base,
-          tool: 'write',
+          tool: redirect.kind,
           subject: { kind: 'path', paths: [path] },
           label: path,
-          safety: 'write',
+          safety: redirect.kind,
         });
       }
     }
     return checks;
   }
-  if (call.subject.kind === 'path' && call.subject.paths.length > 1) {
+  if (call.subject.kind === 'path' && (call.subject.paths.length > 1 || call.subject.linked)) {
+    const linked = call.subject.linked ?? [];
     return call.subject.paths.map((path) => ({
       ...base,
       tool: call.tool,
-      subject: { kind: 'path', paths: [path] },
+      subject: linked.includes(path)
+        ? { kind: 'path', paths: [path], linked: [path] }
+        : { kind: 'path', paths: [path] },
       label: path,
     }));
   }
@@ -280,9 +303,43 @@ function judge(policy: Policy, check: Check): Verdict {
   return defaultVerdict(policy, check);
 }
 
+/**
+ * The user's global deny and ask rules are a ceiling over the project layers (SPEC 6.4): a verdict decided
+ * by a project rule is raised to what the global config alone says, when that is stricter.
+ */
+function capByGlobal(policy: Policy, verdict: Verdict): Verdict {
+  if (verdict.layerRef?.scope !== 'project') return verdict;
+  const { check } = verdict;
+  const candidates = candidateRules(policy.layers, check.tool, check.subject);
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const { rule, layer } = candidates[i];
+    if (layer.scope !== 'global' || !ruleMatches(rule, check.tool, check.subject, policy)) continue;
+    if (rule.action === 'allow' || SEVERITY[rule.action] <= SEVERITY[verdict.action]) return verdict;
+    const note =
+      `${verdict.rule?.text} (${verdict.rule?.source}, ${verdict.label}) is capped by the global ` +
+      `rule ${rule.text} (${rule.source}) for "${check.label}"`;
+    return {
+      ...verdict,
+      action: rule.action,
+      layer: 'ceiling',
+      label: layer.label,
+      layerRef: layer,
+      rule,
+      note,
+      capped: verdict.rule,
+    };
+  }
+  return verdict;
+}
+
 /** SPEC 6.1: reads inside the project are allowed; everything else asks; outside paths need a rule. */
 function defaultVerdict(policy: Policy, check: Check): Verdict {
   if (check.subject.kind === 'path') {
+    const linked = check.subject.linked ?? [];
+    if (linked.length > 0) {
+      const note = `${linked[0]} has more than one hard link (another name may be outside the project) and no rule allows writing it`;
+      return { check, action: 'ask', layer: 'default', label: 'default', outside: true, note };
+    }
     const outsidePaths = check.subject.paths.filter((p) => !isInside(p, policy.root));
     if (outsidePaths.length > 0) {
       const note = `${outsidePaths[0]} is outside the project and no rule allows it`;
@@ -299,6 +356,10 @@ function defaultVerdict(policy: Policy, check: Check): Verdict {
       };
     }
   }
+  if (check.unprovable) {
+    const note = `"${check.label}" runs what the analyser cannot see (${check.unprovable}): only a rule written for it approves it, --yes does not`;
+    return { check, action: 'ask', layer: 'default', label: 'default', outside: true, note };
+  }
   const what = check.tool === 'bash' ? `"${check.label}"` : check.tool;
   const note = check.opaque
     ? `"${check.label}" is not fully understood and only a bare bash allow rule covers it`
@@ -313,7 +374,7 @@ function mostSevere(verdicts: Verdict[]): Verdict {
 }
 
 function layerTrace(layer: PolicyLayer, verdicts: Verdict[]): TraceEntry {
-  const hits = verdicts.filter((v) => v.layerRef === layer);
+  const hits = verdicts.filter((v) => v.layerRef === layer && !v.capped);
   if (hits.length === 0) {
     return {
       layer: layer.name,
@@ -342,6 +403,10 @@ function findCeilingDeny(policy: Policy, checks: Check[]): { rule: Rule; check: 
 }
 
 function reasonFor(verdict: Verdict): string {
+  if (verdict.capped) {
+    const verb = verdict.action === 'deny' ? 'denied' : 'asks';
+    return `${verb} by the global rule ${verdict.rule?.text} (${verdict.rule?.source}), a ceiling over the project rule ${verdict.capped.text} (${verdict.capped.source}) for "${verdict.check.label}"`;
+  }
   if (verdict.layer === 'default') {
     const prefix = verdict.action === 'allow' ? 'allowed by default' : 'asks by default';
     return `${prefix}: ${verdict.note}`;

@@ -1,4 +1,6 @@
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import { analyzeBash, type BashAnalysis } from './bash-analysis.js';
@@ -13,10 +15,10 @@ import {
   type SafetyFloor,
   stricterFloor,
 } from './decide.js';
-import { toolMatches } from './match.js';
+import { ruleMatches, toolMatches } from './match.js';
 import { parseOperatorProfile } from './operator.js';
 import { absolutePath, isInside, realPath } from './paths.js';
-import { parseRule, parseRuleBlock, type Rule } from './rules.js';
+import { parseRule, parseRuleBlock, parseRules, type Rule } from './rules.js';
 import type { PermissionCall, PermissionDecision, PermissionGate } from './types.js';
 
 /** A prompt's or profile's tool policy, turned into terminal denies (SPEC 6.4 step 2). */
@@ -35,6 +37,8 @@ export interface RuleBlockSource {
   text?: string;
   /** The `permission` value as parsed from the file. */
   block: unknown;
+  /** `global` for the user's own files, `project` for files the repository wrote (see PolicyLayer.scope). */
+  scope?: 'global' | 'project';
 }
 
 export interface PermissionGateOptions {
@@ -54,6 +58,12 @@ export interface PermissionGateOptions {
   yes: boolean;
   /** No user can answer asks (headless without --yes): asks become denies telling the model so. */
   headless?: boolean;
+  /**
+   * The project is trusted (`cadre trust`, `--trust-project`). Until it is, a project allow rule never
+   * reaches outside the project root: a path rule pointing outside is ignored with a warning, every other
+   * project allow matches inside the project only (SPEC 6.4, issue 15). Default: untrusted.
+   */
+  projectTrusted?: boolean;
 }
 
 export interface CadrePermissionGate extends PermissionGate {
@@ -66,6 +76,9 @@ export interface CadrePermissionGate extends PermissionGate {
   decideAnalysed(analysed: AnalysedCall): PermissionDecision;
   analyze(call: PermissionCall): Promise<AnalysedCall>;
   sessionRules(): Rule[];
+  /** What composing found worth telling the user once: ignored project rules, capped global rules. */
+  readonly warnings: string[];
+  deniedAddress(address: string): string | undefined;
 }
 
 /** Tools whose calls are harmless by themselves and allowed unless a rule says otherwise. */
@@ -110,11 +123,17 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
   const root = realPath(options.root);
   const home = options.home ?? homedir();
   const layers: PolicyLayer[] = [builtInLayer()];
+  const warnings: string[] = [];
+  const scoped = (source: RuleBlockSource, rules: Rule[]) =>
+    source.scope === 'project' && !options.projectTrusted
+      ? untrustedRules(rules, root, home, warnings)
+      : rules;
   for (const config of options.config ?? []) {
     layers.push({
       name: 'config',
       label: `config ${config.file}`,
-      rules: parseRuleBlock(config.block, config.file, config.text).rules,
+      rules: scoped(config, parseRuleBlock(config.block, config.file, config.text).rules),
+      scope: config.scope,
     });
   }
   if (options.profile) {
@@ -122,9 +141,11 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
     layers.push({
       name: 'profile',
       label: `profile ${name}`,
-      rules: parseRuleBlock(block, file, text).rules,
+      rules: scoped(options.profile, parseRuleBlock(block, file, text).rules),
+      scope: options.profile.scope,
     });
   }
+  warnings.push(...liftAttempts(layers));
   const operator = options.operator
     ? parseOperatorProfile(options.operator.file, options.operator.text)
     : undefined;
@@ -157,7 +178,8 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
       const bash: BashAnalysis = await analyzeBash(call.subject.command, root, home);
       return { call, bash };
     }
-    return { call: { ...call, subject: resolveSubject(call.subject, root, home) } };
+    const subject = resolveSubject(call.subject, root, home);
+    return { call: { ...call, subject: call.safety === 'read' ? subject : withHardLinks(subject) } };
   };
   const decideAnalysed = (analysed: AnalysedCall) => decidePermission(policy, analysed);
 
@@ -174,8 +196,17 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
       const analysed = await analyze(call);
       return withGrants(decideAnalysed(analysed), analysed, root);
     },
+    deniedAddress(address: string): string | undefined {
+      const url = `http://${address.includes(':') ? `[${address}]` : address}/`;
+      const subject: PermissionSubject = { kind: 'url', url };
+      // Any deny rule that names the address: the host the model wrote was allowed, the address was not.
+      const deny = [...policy.layers.flatMap((l) => l.rules), ...ceiling.denies].find(
+        (r) => r.action === 'deny' && r.pattern !== undefined && ruleMatches(r, 'webfetch', subject, policy),
+      );
+      return deny ? `${address} is denied by ${deny.text} (${deny.source})` : undefined;
+    },
     approve(rule: string): void {
-      session.rules.push(parseRule(rule, 'session approval', 'allow'));
+      session.rules.push(...parseRules(rule, 'session approval', 'allow'));
     },
     narrowFor(child) {
       return createPermissionGate({ ...child, ceiling });
@@ -183,7 +214,83 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
     decideAnalysed,
     analyze,
     sessionRules: () => [...session.rules],
+    warnings,
   };
+}
+
+const PATH_TOOLS = new Set([
+  'read',
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'grep',
+  'glob',
+  'find_files',
+  'list_dir',
+]);
+
+/**
+ * An untrusted project's allow rules stay inside the project: a path rule that points outside is dropped
+ * (with a warning), every other allow rule matches paths inside the project only.
+ */
+function untrustedRules(rules: Rule[], root: string, home: string, warnings: string[]): Rule[] {
+  const kept: Rule[] = [];
+  for (const rule of rules) {
+    if (rule.action !== 'allow') {
+      kept.push(rule);
+      continue;
+    }
+    if (rule.pattern !== undefined && PATH_TOOLS.has(rule.tool) && reachesOutside(rule.pattern, root, home)) {
+      warnings.push(
+        `${rule.source}: project allow rule ${rule.text} points outside the project and is ignored until the project is trusted (cadre trust)`,
+      );
+      continue;
+    }
+    kept.push({ ...rule, insideOnly: true });
+  }
+  return kept;
+}
+
+function reachesOutside(pattern: string, root: string, home: string): boolean {
+  if (pattern.startsWith('/') || pattern.startsWith('~')) {
+    const literal = pattern.replace(/[*?[{].*$/, '');
+    return !isInside(absolutePath(literal || '/', root, home).replace(/\/+$/, '') || '/', root);
+  }
+  return pattern.split('/').includes('..');
+}
+
+/**
+ * Project allow rules that a global deny or ask rule overrides (SPEC 6.4 ceiling), told once: the global
+ * rule holds, and the user should know the repository asked for more.
+ */
+function liftAttempts(layers: PolicyLayer[]): string[] {
+  const global = layers
+    .filter((l) => l.scope === 'global')
+    .flatMap((l) => l.rules.filter((r) => r.action !== 'allow'));
+  const found = new Set<string>();
+  for (const layer of layers) {
+    if (layer.scope !== 'project') continue;
+    for (const rule of layer.rules) {
+      if (rule.action !== 'allow') continue;
+      const lifted = global.find((g) => overlaps(rule, g));
+      if (lifted)
+        found.add(
+          `${rule.source}: ${layer.label} allows ${rule.text}, but your global rule ${lifted.action} ${lifted.text} (${lifted.source}) is a ceiling over project rules: the global rule holds`,
+        );
+    }
+  }
+  return [...found];
+}
+
+function overlaps(project: Rule, global: Rule): boolean {
+  if (!toolMatches(project.tool, global.tool) && !toolMatches(global.tool, project.tool)) return false;
+  if (project.pattern === undefined || global.pattern === undefined || project.pattern === '*') return true;
+  const first = (pattern: string) => pattern.replace(/:\*$/, ' *').split(' ')[0];
+  return (
+    project.pattern === global.pattern ||
+    (project.tool === 'bash' && first(project.pattern) === first(global.pattern))
+  );
 }
 
 /** The outside paths a bash call writes, carried with a decision that lets it run (see PermissionDecision). */
@@ -191,11 +298,32 @@ function withGrants(decision: PermissionDecision, analysed: AnalysedCall, root: 
   if (decision.action === 'deny' || !analysed.bash) return decision;
   const grants = new Map<string, boolean>();
   for (const redirect of analysed.bash.redirects) {
+    // Reads are never granted writable; a path known only at run time is not a path to bind.
+    if (redirect.kind !== 'write') continue;
     // A `cd` out of the project names the directory a writing command runs in; a redirect names a file.
-    for (const path of redirect.paths) if (!isInside(path, root)) grants.set(path, redirect.op === 'cd');
+    for (const path of redirect.paths)
+      if (isAbsolute(path) && !isInside(path, root)) grants.set(path, redirect.op === 'cd');
   }
   if (grants.size === 0) return decision;
   return { ...decision, grants: [...grants].map(([path, directory]) => ({ path, directory })) };
+}
+
+/**
+ * A file with more than one hard link may have its other names outside the project: writing it changes
+ * them too, so a write or edit of it is judged as outside the project (reads are not: package managers
+ * hard-link into node_modules).
+ */
+function withHardLinks(subject: PermissionSubject): PermissionSubject {
+  if (subject.kind !== 'path') return subject;
+  const linked = subject.paths.filter((path) => {
+    try {
+      const stats = lstatSync(path);
+      return stats.isFile() && stats.nlink > 1;
+    } catch {
+      return false;
+    }
+  });
+  return linked.length > 0 ? { ...subject, linked } : subject;
 }
 
 /** Paths are absolutised and resolved through symlinks again, whatever the tool already did. */

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { PermissionSubject } from '../tool/tool.js';
+import { canonicalHost } from './host.js';
 import { isInside } from './paths.js';
 import type { Rule } from './rules.js';
 
@@ -92,19 +93,27 @@ function relativeGlob(pattern: string): RegExp {
   });
 }
 
-/** `domain:example.com` matches the host and its subdomains; `domain:*.example.com` only subdomains. */
+/**
+ * `domain:example.com` matches the host and its subdomains; `domain:*.example.com` only subdomains. Both
+ * sides are canonical (canonicalHost), so `http://2130706433/` is `127.0.0.1` and `EVIL.com.` is `evil.com`.
+ */
 export function urlPatternMatches(pattern: string, url: string): boolean {
-  let host: string;
-  try {
-    // `evil.com.` is the same host as `evil.com`: trailing dots must not slip past a deny.
-    host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
-  } catch {
-    return false;
-  }
+  const host = cachedHost(url);
+  if (host === undefined) return false;
   if (!pattern.startsWith('domain:')) return globText(pattern, url);
-  const domain = pattern.slice('domain:'.length).toLowerCase().replace(/\.+$/, '');
-  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
+  const written = pattern.slice('domain:'.length);
+  const wildcard = written.startsWith('*.');
+  const domain = cachedHost(wildcard ? written.slice(2) : written);
+  if (domain === undefined) return false;
+  if (wildcard) return host.endsWith(`.${domain}`);
   return host === domain || host.endsWith(`.${domain}`);
+}
+
+const hosts = new Map<string, string | null>();
+
+/** canonicalHost, parsed once per URL or rule domain (the URL parser is the cost of a webfetch check). */
+function cachedHost(text: string): string | undefined {
+  return cached(hosts, text, () => canonicalHost(text) ?? null) ?? undefined;
 }
 
 function globText(pattern: string, text: string): boolean {
@@ -124,6 +133,8 @@ export function ruleMatches(
   context: MatchContext,
 ): boolean {
   if (!toolMatches(rule.tool, tool)) return false;
+  if (rule.insideOnly && subject.kind === 'path' && !subject.paths.every((p) => isInside(p, context.root)))
+    return false;
   if (rule.pattern === undefined) return true;
   switch (subject.kind) {
     case 'bash':

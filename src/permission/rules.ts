@@ -1,17 +1,21 @@
+import { dirname, isAbsolute, join } from 'node:path';
+import { translateToolName } from '../tool/names.js';
 import { lineOf } from '../util/json-errors.js';
 import type { PermissionAction } from './types.js';
 
 /** One permission rule (SPEC 6.1): `tool` or `tool(pattern)`, with the list it came from and its origin. */
 export interface Rule {
-  /** The rule as written (trimmed), e.g. `bash(git diff *)`. */
+  /** The rule as written (trimmed), e.g. `bash(git diff *)` or `Bash(git diff:*)`. */
   text: string;
-  /** Tool name; may contain `*` wildcards (`mcp__fs__*`, `*`). */
+  /** cadre tool name (translated from Claude Code, Reasonix or bnerd); may contain `*` (`mcp__fs__*`). */
   tool: string;
   /** The text between the parentheses, absent for a bare `tool` rule. */
   pattern?: string;
   action: PermissionAction;
   /** Where the rule was written: `file:line`, or `file` when the line is unknown. */
   source: string;
+  /** Matches paths inside the project only (an allow of an untrusted project, SPEC 6.4). */
+  insideOnly?: boolean;
 }
 
 /** A parsed `{allow, ask, deny}` block. `rules` is the block's contribution to the composed list. */
@@ -34,8 +38,26 @@ export class PermissionRuleError extends Error {
 const LIST_KEYS = ['allow', 'ask', 'deny'] as const;
 const TOOL_NAME = /^[A-Za-z0-9_.*-]+$/;
 
-/** Parses one rule. `action` defaults to allow (session approvals are allows). */
-export function parseRule(text: string, source: string, action: PermissionAction = 'allow'): Rule {
+/** Path tools, whose Claude Code patterns carry Claude Code's anchors. */
+const PATH_TOOLS = new Set([
+  'read',
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'grep',
+  'glob',
+  'find_files',
+  'list_dir',
+]);
+
+/**
+ * Parses one rule into the cadre rules it stands for: a cadre name is one rule; a Claude Code, Reasonix or
+ * bnerd name (`Edit(src/**)`, `shell_exec(git *)`) becomes one rule per cadre tool it names, all with the
+ * text as written. A name that is no tool — not cadre's, not in the translation table, not `mcp__…`,
+ * not a `*` wildcard — is an error naming the source (SPEC 6.1). `action` defaults to allow.
+ */
+export function parseRules(text: string, source: string, action: PermissionAction = 'allow'): Rule[] {
   const trimmed = text.trim();
   const open = trimmed.indexOf('(');
   const tool = (open === -1 ? trimmed : trimmed.slice(0, open)).trim();
@@ -45,17 +67,54 @@ export function parseRule(text: string, source: string, action: PermissionAction
       `${source}: rule "${text}" has an invalid tool name "${tool}" (letters, digits, _ . - and * only)`,
     );
   }
+  let pattern: string | undefined;
   if (open === -1) {
     if (trimmed.includes(')'))
       throw new PermissionRuleError(`${source}: rule "${text}" has an unmatched ")"`);
-    return { text: trimmed, tool, action, source };
+  } else {
+    if (!trimmed.endsWith(')')) {
+      throw new PermissionRuleError(`${source}: rule "${text}" has an unterminated pattern (missing ")")`);
+    }
+    pattern = trimmed.slice(open + 1, -1).trim();
+    if (pattern === '') throw new PermissionRuleError(`${source}: rule "${text}" has an empty pattern`);
   }
-  if (!trimmed.endsWith(')')) {
-    throw new PermissionRuleError(`${source}: rule "${text}" has an unterminated pattern (missing ")")`);
+  const ruleText = pattern === undefined ? trimmed : `${tool}(${pattern})`;
+  if (tool.includes('*')) return [{ text: ruleText, tool, pattern, action, source }];
+  const known = translateToolName(tool);
+  if (!known) {
+    throw new PermissionRuleError(
+      `${source}: rule "${text}" names no known tool "${tool}" (a cadre tool, a Claude Code, Reasonix or bnerd ` +
+        'tool name, or mcp__server__tool)',
+    );
   }
-  const pattern = trimmed.slice(open + 1, -1).trim();
-  if (pattern === '') throw new PermissionRuleError(`${source}: rule "${text}" has an empty pattern`);
-  return { text: `${tool}(${pattern})`, tool, pattern, action, source };
+  const tools = pattern === undefined ? known.tools : (known.patternTools ?? known.tools);
+  return tools.map((cadreTool) => {
+    const anchored =
+      pattern !== undefined && known.source === 'claude-code' && PATH_TOOLS.has(cadreTool)
+        ? claudeCodePath(pattern, source)
+        : pattern;
+    return anchored === undefined
+      ? { text: ruleText, tool: cadreTool, action, source }
+      : { text: ruleText, tool: cadreTool, pattern: anchored, action, source };
+  });
+}
+
+/** Parses a rule written in cadre's own names (built-in defaults, session approvals): the first it stands for. */
+export function parseRule(text: string, source: string, action: PermissionAction = 'allow'): Rule {
+  return parseRules(text, source, action)[0];
+}
+
+/**
+ * Claude Code's path anchors: `//x` is absolute, `~/x` under home, `/x` relative to the settings file's
+ * folder, `x` and `./x` relative to the project (cadre's own reading of a relative pattern).
+ */
+function claudeCodePath(pattern: string, source: string): string {
+  if (pattern.startsWith('//')) return pattern.slice(1);
+  if (pattern.startsWith('/')) {
+    const file = source.replace(/:\d+$/, '');
+    return isAbsolute(file) ? join(dirname(file), pattern.slice(1)) : pattern.slice(1);
+  }
+  return pattern;
 }
 
 /**
@@ -89,7 +148,7 @@ export function parseRuleBlock(block: unknown, sourceFile: string, sourceText?: 
       }
       const line = locator.lineOf(item);
       const source = line === undefined ? sourceFile : `${sourceFile}:${line}`;
-      parsed[key].push(parseRule(item, source, key));
+      parsed[key].push(...parseRules(item, source, key));
     }
   }
   parsed.rules = [...parsed.allow, ...parsed.ask, ...parsed.deny];

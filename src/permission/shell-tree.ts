@@ -107,6 +107,8 @@ export function walkShell(root: Node, source: string): ParsedShell {
   const problems: string[] = [];
   if (root.hasError) problems.push(parseErrorOf(root));
   checkLineContinuations(root, source, problems);
+  checkControlBytes(root, source, problems);
+  checkUncoveredText(root, source, problems);
   return walkSource(root, problems, 0);
 }
 
@@ -232,9 +234,19 @@ class Walker {
         else command.words.push(this.assignment(child));
       } else if (field === 'name') command.words.push(this.commandName(child));
       else if (child.type === 'variable_name') command.words.push(literal(child.text));
-      else if (field === 'argument' || WORD_TYPES.has(child.type))
-        command.words.push(resolveWord(child, this.findings));
-      else if (child.type !== 'comment') this.problem(`"${child.text}" in a command is not followed`);
+      else if (field === 'argument' || WORD_TYPES.has(child.type)) {
+        const word = resolveWord(child, this.findings);
+        // tree-sitter splits some adjacent parts (`''\a`) that bash reads as one word: joined again.
+        const previous = node.child(index - 1);
+        if (
+          previous &&
+          previous.endIndex === child.startIndex &&
+          command.words.length > 0 &&
+          WORD_TYPES.has(previous.type)
+        )
+          command.words.push(joinWords(command.words.pop() as ShellWord, word));
+        else command.words.push(word);
+      } else if (child.type !== 'comment') this.problem(`"${child.text}" in a command is not followed`);
     }
     return { command, later };
   }
@@ -292,8 +304,13 @@ class Walker {
       for (const child of node.namedChildren) {
         if (!child || child.type === 'heredoc_start' || child.type === 'heredoc_end') continue;
         if (child.type === 'heredoc_body') {
-          for (const part of child.namedChildren)
+          // tree-sitter leaves backticks and some `<<-` bodies unparsed: an expanded body whose text
+          // holds command text is not followed, whatever the parse found.
+          if (expandedHeredoc(node) && /`|\$\(/.test(child.text))
+            this.problem(`command substitution in the here-document "${child.text.slice(0, 40)}"`);
+          for (const part of child.namedChildren) {
             if (part && part.type !== 'heredoc_content') resolveWord(part, this.findings);
+          }
         } else if (REDIRECT_TYPES.has(child.type)) this.redirect(child, command, later, holder);
         else later.push(child);
       }
@@ -370,6 +387,22 @@ class Walker {
   }
 }
 
+function joinWords(first: ShellWord, second: ShellWord): ShellWord {
+  return {
+    raw: first.raw + second.raw,
+    value: first.value + second.value,
+    dynamic: first.dynamic || second.dynamic,
+    glob: first.glob || second.glob,
+    tilde: first.tilde,
+  };
+}
+
+/** `<<EOF` expands its body; `<<'EOF'`, `<<"EOF"` and `<<\EOF` do not. */
+function expandedHeredoc(redirect: Node): boolean {
+  const start = redirect.namedChildren.find((c) => c?.type === 'heredoc_start');
+  return start !== undefined && start !== null && !/['"\\]/.test(start.text);
+}
+
 function literal(text: string): ShellWord {
   return { raw: text, value: text, dynamic: false, glob: false, tilde: false };
 }
@@ -393,6 +426,77 @@ function parseErrorOf(root: Node): string {
 
 /** Literal text where a backslash-newline stays as written or is resolved by the word resolver. */
 const LITERAL_TYPES = new Set(['raw_string', 'string_content', 'heredoc_body', 'heredoc_content', 'comment']);
+
+/**
+ * Text that no token of the tree covers but bash reads: tree-sitter skips an escaped blank at the start
+ * of a word (`B \ x` passes " x" to B), so the reader would see other words than bash. Whitespace and
+ * backslash-newlines between tokens are all that may be left over.
+ */
+function checkUncoveredText(root: Node, source: string, problems: string[]): void {
+  let cursor = 0;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.childCount === 0 || LEAF_TEXT_TYPES.has(node.type)) {
+      const gap = source.slice(cursor, node.startIndex);
+      if (/\S/.test(gap.replace(/\\\n/g, ''))) {
+        problems.push(`"${gap.trim().slice(0, 20)}" is not read as part of any word`);
+        return;
+      }
+      cursor = Math.max(cursor, node.endIndex);
+      continue;
+    }
+    for (let index = node.childCount - 1; index >= 0; index--) {
+      const child = node.child(index);
+      if (child) stack.push(child);
+    }
+  }
+  if (/\S/.test(source.slice(cursor).replace(/\\\n/g, ''))) problems.push('text at the end is not read');
+}
+
+/** Nodes whose whole text is covered even where tree-sitter gives them parts with gaps between. */
+const LEAF_TEXT_TYPES = new Set([
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'heredoc_body',
+  'comment',
+  'regex',
+]);
+
+/** Nodes whose text is quoted or inert, where a control byte is only data. */
+const QUOTED_TYPES = new Set([
+  'raw_string',
+  'string',
+  'string_content',
+  'ansi_c_string',
+  'heredoc_body',
+  'heredoc_content',
+  'comment',
+]);
+
+/**
+ * A raw control byte (CR, VT, FF, NUL, ESC, …) outside quotes: bash and the parser may split words or
+ * commands differently around it (CR is a word character to bash, a space to many readers), and a
+ * terminal hides it from the user. Not followed.
+ */
+function checkControlBytes(root: Node, source: string, problems: string[]): void {
+  for (const match of source.matchAll(/[\x00-\x08\x0b-\x1f\x7f]/g)) {
+    const node = root.descendantForIndex(match.index, match.index + 1);
+    let quoted = false;
+    for (let at: Node | null = node; at; at = at.parent) {
+      if (at.type === 'command_substitution' || at.type === 'process_substitution') break;
+      if (QUOTED_TYPES.has(at.type)) {
+        quoted = true;
+        break;
+      }
+    }
+    if (quoted) continue;
+    const code = match[0].charCodeAt(0).toString(16).padStart(2, '0');
+    problems.push(`control byte 0x${code} outside quotes`);
+    return;
+  }
+}
 
 /**
  * bash deletes a backslash-newline before splitting words, so `r\⏎m` is `rm`; tree-sitter-bash reads

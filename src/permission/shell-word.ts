@@ -44,11 +44,14 @@ export function resolveWord(node: Node, findings: WordFindings): ShellWord {
   const acc: Accumulator = { value: '', skeleton: '', dynamic: false, glob: false };
   appendPart(node, acc, findings);
   const first = node.type === 'concatenation' ? node.child(0) : node;
+  const brace = BRACE_EXPANSION.test(acc.skeleton);
+  // `{a,b}` and `{1..9}` become several words (a command name among them): not followed.
+  if (brace) findings.problems.push(`brace expansion in "${node.text}" is not followed`);
   return {
     raw: node.text,
     value: acc.value,
     dynamic: acc.dynamic,
-    glob: acc.glob || BRACE_EXPANSION.test(acc.skeleton),
+    glob: acc.glob || brace,
     tilde: first?.type === 'word' && first.text.startsWith('~'),
   };
 }
@@ -61,29 +64,44 @@ function appendPart(node: Node, acc: Accumulator, findings: WordFindings): void 
       const text = node.text;
       if (hasUnescapedGlob(text)) acc.glob = true;
       acc.value += unescapeUnquoted(text);
-      acc.skeleton += text;
+      acc.skeleton += text.replace(/\\[\s\S]/g, QUOTED);
       return;
     }
     case 'raw_string':
       appendQuoted(acc, node.text.slice(1, -1));
       return;
     case 'ansi_c_string':
+      // tree-sitter ends `$'a\\'` at the wrong quote; bash ends it at the first unescaped one.
+      if (ansiCEnd(node.text) !== node.text.length - 1)
+        findings.problems.push(`"${node.text.slice(0, 20)}" ends elsewhere in bash`);
       appendQuoted(acc, decodeAnsiC(node.text.slice(2, -1)));
       return;
     case 'translated_string':
       for (const child of node.namedChildren) if (child) appendPart(child, acc, findings);
       return;
-    case 'string':
+    case 'string': {
+      // Text between the parts is read from the source: tree-sitter leaves some bytes (a CR) out of
+      // every part, and bash keeps them.
+      const text = node.text;
+      let cursor = 1;
+      const gap = (end: number) => {
+        if (end > cursor) appendQuoted(acc, unescapeDoubleQuoted(text.slice(cursor, end)));
+      };
       for (const child of node.children) {
         if (!child || child.type === '"') continue;
-        if (!child.isNamed) appendQuoted(acc, child.text);
-        else if (child.type === 'string_content') appendQuoted(acc, unescapeDoubleQuoted(child.text));
-        else {
+        const start = child.startIndex - node.startIndex;
+        if (child.type === 'string_content' || !child.isNamed) {
+          gap(child.endIndex - node.startIndex);
+        } else {
+          gap(start);
           appendPart(child, acc, findings);
           acc.skeleton += QUOTED;
         }
+        cursor = child.endIndex - node.startIndex;
       }
+      gap(text.length - 1);
       return;
+    }
     case 'concatenation':
       for (const child of node.children) if (child) appendPart(child, acc, findings);
       return;
@@ -102,6 +120,11 @@ function appendPart(node: Node, acc: Accumulator, findings: WordFindings): void 
       appendDynamic(acc, node.text);
       return;
     case 'brace_expression':
+      findings.problems.push(`brace expansion "${node.text}" is not followed`);
+      acc.glob = true;
+      acc.value += node.text;
+      acc.skeleton += node.text;
+      return;
     case 'extglob_pattern':
       acc.glob = true;
       acc.value += node.text;
@@ -145,9 +168,21 @@ function scanNested(node: Node, findings: WordFindings): void {
   else for (const child of node.namedChildren) if (child) scanNested(child, findings);
 }
 
+/**
+ * `${…}`: indirection (`${!name}`, `${!prefix*}`) and transformation (`${name@P}` expands prompt escapes,
+ * which run `$(…)` held in the value) depend on values the analyser does not know; command text inside
+ * (`${x:-$(cmd)}`) runs or not depending on them. None of these is followed (issue 15: fail closed).
+ */
 function scanExpansion(node: Node, findings: WordFindings): void {
   let substring = false;
-  for (const child of node.children) {
+  const children = node.children;
+  if (children[1]?.type === '!' && !children[1].isNamed)
+    findings.problems.push(`indirect expansion "${node.text}" is not followed`);
+  if (children.some((c, i) => c && !c.isNamed && c.type === '@' && i > 1))
+    findings.problems.push(`transformation "${node.text}" is not followed`);
+  if (containsSubstitution(node) || /[`]|[$<>]\(/.test(unparsedText(node)))
+    findings.problems.push(`command text inside the expansion "${node.text}" is not followed`);
+  for (const child of children) {
     if (!child) continue;
     if (!child.isNamed) {
       substring ||= child.type === ':';
@@ -159,6 +194,22 @@ function scanExpansion(node: Node, findings: WordFindings): void {
       substring = false;
     }
   }
+}
+
+/** The text of an expansion's plain word children, where tree-sitter leaves backticks unparsed. */
+function unparsedText(node: Node): string {
+  return node.namedChildren
+    .filter((c) => c?.type === 'word' || c?.type === 'string_content')
+    .map((c) => c?.text ?? '')
+    .join(' ');
+}
+
+function containsSubstitution(node: Node): boolean {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (SUBSTITUTION_TYPES.has(child.type) || containsSubstitution(child)) return true;
+  }
+  return false;
 }
 
 /** `a[i]`: an index other than a literal number, `@` or `*` is evaluated as arithmetic. */
@@ -227,6 +278,15 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   f: '\f',
   v: '\v',
 };
+
+/** The index of the quote that closes `$'…'` in bash: a backslash escapes any character. */
+function ansiCEnd(text: string): number {
+  for (let i = 2; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === "'") return i;
+  }
+  return -1;
+}
 
 /** `$'…'` with its escapes decoded, so `$'\x72m'` is seen as `rm`. */
 export function decodeAnsiC(body: string): string {

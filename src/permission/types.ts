@@ -65,4 +65,6 @@ export interface PermissionGate {
   decide(call: PermissionCall): Promise<PermissionDecision>;
   /** Records a session approval ("always allow"), the last layer of the composition. */
   approve(rule: string): void;
+  /** Why a webfetch deny rule refuses connecting to `address` (an IP after DNS), if one does. */
+  deniedAddress?(address: string): string | undefined;
 }

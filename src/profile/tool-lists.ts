@@ -1,6 +1,4 @@
-import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TEAM_TOOLS, CLAUDE_CODE_TOOL_NAMES } from '../tool/names.js';
-
-const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
+import { CLAUDE_CODE_TEAM_TOOLS, translateToolName } from '../tool/names.js';
 
 export type ToolListResult =
   | {
@@ -26,8 +24,9 @@ export function stringList(value: unknown): string[] | undefined {
 }
 
 /**
- * Translates a tool list to cadre names: cadre built-ins and `mcp__` names pass through, Claude Code
- * names map through the table, anything else is dropped (reported, never guessed at).
+ * Translates a tool list to cadre names: cadre built-ins and `mcp__` names pass through, Claude Code,
+ * Reasonix and bnerd names map through the one table (src/tool/names.ts), anything else is dropped
+ * (reported, never guessed at).
  */
 export function translateToolList(value: unknown, key: string): ToolListResult {
   const names = stringList(value);
@@ -40,12 +39,7 @@ export function translateToolList(value: unknown, key: string): ToolListResult {
       unavailable.push(name);
       continue;
     }
-    const mapped =
-      BUILTIN.has(name) || name.startsWith('mcp__')
-        ? [name]
-        : Object.hasOwn(CLAUDE_CODE_TOOL_NAMES, name)
-          ? CLAUDE_CODE_TOOL_NAMES[name]
-          : undefined;
+    const mapped = translateToolName(name)?.tools;
     if (!mapped) {
       dropped.push(name);
       continue;

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { displayPath, resolveToolPath } from './paths.js';
 import { fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
+import { writeChecked } from './write-checked.js';
 
 const DEV_NULL = '/dev/null';
 
@@ -127,7 +128,7 @@ async function realise(absolute: string, content: string | Buffer | null): Promi
     return;
   }
   await mkdir(path.dirname(absolute), { recursive: true });
-  await writeFile(absolute, content);
+  await writeChecked(absolute, content);
 }
 
 /** Writes every file, or on a failure restores the ones already written: the patch lands whole or not at all. */

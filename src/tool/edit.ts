@@ -1,9 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
+import { readChecked, writeChecked } from './write-checked.js';
 
 const schema = z.object({
   path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
@@ -47,7 +47,7 @@ export function createEditTool(root: string): Tool<EditInput> {
         return fail('old_string and new_string are identical; nothing to do');
       let bytes: Buffer;
       try {
-        bytes = await readFile(absolute);
+        bytes = await readChecked(absolute);
       } catch (error) {
         return fail(describeFsError(error, shownPath));
       }
@@ -63,7 +63,7 @@ export function createEditTool(root: string): Tool<EditInput> {
         );
       }
       try {
-        await writeFile(absolute, text.split(oldString).join(newString), 'utf8');
+        await writeChecked(absolute, text.split(oldString).join(newString));
       } catch (error) {
         return fail(describeFsError(error, shownPath));
       }

@@ -1,11 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
+import { openChecked } from './write-checked.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LIMIT = 10_000;
@@ -29,7 +29,7 @@ const schema = z.object({
 export type ReadInput = z.output<typeof schema>;
 
 async function sniff(absolute: string): Promise<Uint8Array> {
-  const handle = await open(absolute, 'r');
+  const handle = await openChecked(absolute);
   try {
     const buffer = new Uint8Array(8000);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
@@ -48,7 +48,7 @@ interface Page {
 }
 
 async function readPage(absolute: string, first: number, limit: number, countAll: boolean): Promise<Page> {
-  const stream = createReadStream(absolute, { encoding: 'utf8' });
+  const stream = (await openChecked(absolute)).createReadStream({ encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const shown: string[] = [];
   let lineNumber = 0;

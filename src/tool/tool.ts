@@ -16,7 +16,8 @@ export const SAFETY_ORDER: readonly SafetyClass[] = ['read', 'write', 'destructi
  * - none: only bare `tool` rules apply
  */
 export type PermissionSubject =
-  | { kind: 'path'; paths: string[] }
+  /** `linked`: paths among them with more than one hard link, written as if outside the project. */
+  | { kind: 'path'; paths: string[]; linked?: string[] }
   | { kind: 'bash'; command: string }
   | { kind: 'url'; url: string }
   | { kind: 'name'; value: string }
@@ -64,6 +65,8 @@ export interface ToolContext {
   sandbox?: ShellSandbox;
   /** Outside paths a rule or an approval allowed for this one call: the sandbox binds them writable. */
   grants?: readonly WriteGrant[];
+  /** The reason a deny rule refuses connecting to this IP address, if one does (webfetch, after DNS). */
+  checkAddress?: (address: string) => string | undefined;
 }
 
 export interface Tool<I = unknown> {

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from './paths.js';
@@ -49,12 +49,13 @@ async function ancestorLevels(root: string, start: string): Promise<IgnoreLevel[
   return levels.filter((level): level is IgnoreLevel => level !== undefined);
 }
 
-async function isFileEntry(entry: Dirent, absolute: string): Promise<boolean> {
+async function isFileEntry(entry: Dirent, absolute: string, boundary: string): Promise<boolean> {
   if (entry.isFile()) return true;
   if (!entry.isSymbolicLink()) return false;
-  // Linked files are listed; linked directories are not followed, which keeps the walk free of cycles.
+  // Linked files are listed only where they lead inside the walked tree (a link out of the project is not
+  // followed, issue 15); linked directories are not followed, which keeps the walk free of cycles.
   try {
-    return (await stat(absolute)).isFile();
+    return (await stat(absolute)).isFile() && isInside(boundary, await realpath(absolute));
   } catch {
     return false;
   }
@@ -67,13 +68,15 @@ async function isFileEntry(entry: Dirent, absolute: string): Promise<boolean> {
 export async function* walkFiles(start: string, options: WalkOptions): AsyncGenerator<string> {
   const levels = await ancestorLevels(options.root, start);
   const ownLevel = levels.at(-1)?.dir === start;
-  yield* walkDirectory(start, ownLevel ? levels.slice(0, -1) : levels, options.signal);
+  const boundary = isInside(options.root, start) ? options.root : start;
+  yield* walkDirectory(start, ownLevel ? levels.slice(0, -1) : levels, options.signal, boundary);
 }
 
 async function* walkDirectory(
   dir: string,
   inherited: IgnoreLevel[],
   signal: AbortSignal | undefined,
+  boundary: string,
 ): AsyncGenerator<string> {
   if (signal?.aborted) return;
   let entries: Dirent[];
@@ -90,8 +93,8 @@ async function* walkDirectory(
     if (ALWAYS_SKIPPED.has(entry.name)) continue;
     const absolute = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!isIgnored(levels, absolute, true)) yield* walkDirectory(absolute, levels, signal);
-    } else if (!isIgnored(levels, absolute, false) && (await isFileEntry(entry, absolute))) {
+      if (!isIgnored(levels, absolute, true)) yield* walkDirectory(absolute, levels, signal, boundary);
+    } else if (!isIgnored(levels, absolute, false) && (await isFileEntry(entry, absolute, boundary))) {
       yield absolute;
     }
   }

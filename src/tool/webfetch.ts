@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { fail, ok } from './result.js';
 import { looksBinary, truncateMiddle } from './text.js';
@@ -25,15 +27,38 @@ export type WebfetchInput = z.output<typeof schema>;
 
 type Fetched =
   | { kind: 'response'; response: Response; url: URL }
-  | { kind: 'offsite-redirect'; from: URL; to: string };
+  | { kind: 'offsite-redirect'; from: URL; to: string }
+  | { kind: 'refused'; reason: string };
+
+type AddressCheck = (address: string) => string | undefined;
+
+/**
+ * The addresses the host resolves to, each checked against the deny rules (issue 15 point 5): a rule
+ * denying `169.254.169.254` holds whatever name the model used to reach it. The check runs before every
+ * hop; a resolver answering differently between this lookup and the connection is not caught here (the
+ * sandbox's network policy is the wall for that).
+ */
+async function refusedAddress(url: URL, check: AddressCheck): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  for (const address of addresses) {
+    const reason = check(address);
+    if (reason) return `${url.hostname} resolves to ${reason}`;
+  }
+  return undefined;
+}
 
 /**
  * Follows redirects only within the same host: the permission engine approved this host, so a hop to
  * another one goes back to the model as a new URL to fetch (and to be checked).
  */
-async function fetchSameHost(start: URL, signal: AbortSignal): Promise<Fetched> {
+async function fetchSameHost(start: URL, signal: AbortSignal, check?: AddressCheck): Promise<Fetched> {
   let url = start;
   for (let hop = 0; ; hop++) {
+    if (check) {
+      const refused = await refusedAddress(url, check);
+      if (refused) return { kind: 'refused', reason: refused };
+    }
     const response = await fetch(url, {
       redirect: 'manual',
       signal,
@@ -117,7 +142,8 @@ export function createWebfetchTool(overrides: Partial<WebfetchLimits> = {}): Too
       const timeout = AbortSignal.timeout(limits.timeoutMs);
       const signal = AbortSignal.any([ctx.signal, timeout]);
       try {
-        const fetched = await fetchSameHost(new URL(input.url), signal);
+        const fetched = await fetchSameHost(new URL(input.url), signal, ctx.checkAddress);
+        if (fetched.kind === 'refused') return fail(`fetch of ${input.url} refused: ${fetched.reason}`);
         if (fetched.kind === 'offsite-redirect') {
           return ok(
             `${fetched.from.href} redirects to another host: ${fetched.to}\nFetch that URL to follow it.`,

@@ -1,9 +1,10 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import type { Tool } from './tool.js';
+import { writeChecked } from './write-checked.js';
 
 const schema = z.object({
   path: z.string().min(1).describe('File to create or overwrite, relative to the project root or absolute'),
@@ -26,7 +27,7 @@ export function createWriteTool(root: string): Tool<WriteInput> {
         const existing = await stat(absolute).catch(() => undefined);
         if (existing?.isDirectory()) return fail(`${shownPath} is a directory`);
         await mkdir(path.dirname(absolute), { recursive: true });
-        await writeFile(absolute, input.content, 'utf8');
+        await writeChecked(absolute, input.content);
         const bytes = Buffer.byteLength(input.content);
         return ok(`${existing ? 'Overwrote' : 'Created'} ${shownPath} (${bytes} bytes)`);
       } catch (error) {

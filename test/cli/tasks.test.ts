@@ -8,8 +8,12 @@ import { git, userTexts, writerRun } from '../support/runtime-harness.js';
 
 const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
 
-async function retainedWriter(commands: string[], description = 'add a file') {
-  const run = writerRun(commands, description);
+async function retainedWriter(
+  commands: string[],
+  description = 'add a file',
+  config?: Record<string, unknown>,
+) {
+  const run = writerRun(commands, description, config);
   await run.runtime.prompt('go');
   await run.runtime.close();
   const reconciliation = userTexts(run.seen[2]).at(-1) ?? '';
@@ -118,9 +122,14 @@ describe('cadre tasks', () => {
 
   it('a writer that wires a committed hook through core.hooksPath: undone, reported, and nothing runs at merge', async () => {
     const marker = join(process.env.TMPDIR ?? '/tmp', `cadre-hook-ran-${process.pid}-${Date.now()}`);
-    const w = await retainedWriter([
-      `mkdir .husky && printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/post-merge && chmod +x .husky/post-merge && cp .husky/post-merge .husky/pre-merge-commit && git add -A && ${COMMIT} "Add hooks" && git config core.hooksPath .husky`,
-    ]);
+    const w = await retainedWriter(
+      [
+        `mkdir .husky && printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/post-merge && chmod +x .husky/post-merge && cp .husky/post-merge .husky/pre-merge-commit && git add -A && ${COMMIT} "Add hooks" && git config core.hooksPath .husky`,
+      ],
+      'add a file',
+      // Setting a program git runs is opaque to the analyser (issue 15): only a rule written for it runs it.
+      { permission: { allow: ['bash(git config core.hooksPath *)'] } },
+    );
     expect(w.reconciliation).toMatch(
       /cadre undid a change to the shared git store: restored \S+\/\.git\/config/,
     );

@@ -63,9 +63,12 @@ describe('an allow rule for an outside path', () => {
         .turn((t) => t.tool('read', { path: outside }))
         .text('Read it.'),
     );
-    const project = servedProject(server, {
-      config: { permission: { allow: [`read(${dirname(outside)}/**)`] } },
-    });
+    const project = servedProject(server);
+    // The user's own (global) rule: a project rule reaching outside is ignored until the project is trusted.
+    writeFileSync(
+      join(project.configDir, 'config.json'),
+      JSON.stringify({ permission: { allow: [`read(${dirname(outside)}/**)`] } }),
+    );
     const run = await cadreIn(project, ['-p', 'read the secret']);
     expect(run.code).toBe(0);
     const [result] = toolResults(server.requests[1]);

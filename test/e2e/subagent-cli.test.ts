@@ -588,6 +588,15 @@ describe('cadre subagent try and run', () => {
       writeFileSync(project.path('notes.txt'), 'x\n');
       const set = await cadreIn(project, ['subagent', 'edit', 'explore', '--model', 'other']);
       expect(set.code).toBe(0);
+      const listed = await cadreIn(project, ['subagent', 'list']);
+      expect(listed.stdout).toMatch(/ {2}explore +builtin +model: other \(subagent_models\) +tier: readonly/);
+      const json = await cadreIn(project, ['subagent', 'list', '--json']);
+      expect(
+        JSON.parse(json.stdout).profiles.find((p: { name: string }) => p.name === 'explore'),
+      ).toMatchObject({
+        config_model: 'other',
+        config_effort: null,
+      });
       const run = await cadreIn(project, ['subagent', 'try', 'explore', 'look around']);
       expect(run.stdout).toBe('override answered\n');
       expect(main.requests).toHaveLength(0);

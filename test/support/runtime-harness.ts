@@ -140,11 +140,12 @@ export function git(dir: string, ...args: string[]): string {
 }
 
 /** A coordinated run whose one implementer runs `commands` (one bash call each) in a worktree. */
-export function writerRun(commands: string[], description = 'do it') {
+export function writerRun(commands: string[], description = 'do it', config?: Record<string, unknown>) {
   const seen: ModelRequest[] = [];
   let step = 0;
   const h = harness({
     git: true,
+    config,
     writerSandbox: passThroughSandbox,
     child: () => {
       const command = commands[step++];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../config/schema.js';
-import { BUILTIN_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES } from '../../tool/names.js';
+import { BUILTIN_TOOL_NAMES, FOREIGN_TOOL_NAMES } from '../../tool/names.js';
 import type { ProfileRegistry } from '../load.js';
 import { resolveModelRef } from '../model-routing.js';
 import { profileNameProblem } from '../names.js';
@@ -91,7 +91,12 @@ export function checkTools(value: string): string[] {
   if (!result.ok) throw new EditRefused(result.reason);
   if (result.dropped.length > 0) {
     throw new EditRefused(
-      `unknown tool name(s) in --tools: ${result.dropped.join(', ')}; use cadre tool names (${BUILTIN_TOOL_NAMES.join(', ')}), Claude Code names (${Object.keys(CLAUDE_CODE_TOOL_NAMES).join(', ')}) or mcp__<server>__<tool>`,
+      `unknown tool name(s) in --tools: ${result.dropped.join(', ')}; use cadre tool names (${BUILTIN_TOOL_NAMES.join(', ')}), Claude Code, Reasonix or bnerd names (${[...FOREIGN_TOOL_NAMES.keys()].join(', ')}) or mcp__<server>__<tool>`,
+    );
+  }
+  if (result.unavailable.length > 0) {
+    throw new EditRefused(
+      `--tools names Claude Code team tools a cadre subagent cannot have: ${result.unavailable.join(', ')}; leave them out`,
     );
   }
   return result.tools;

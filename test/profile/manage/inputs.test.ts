@@ -86,6 +86,9 @@ describe('field checks', () => {
   it('translates Claude Code tool names and refuses unknown ones', () => {
     expect(checkTools('Read, grep,Bash')).toEqual(['read', 'grep', 'bash', 'bash_output', 'kill_shell']);
     expect(checkTools('mcp__fs__read')).toEqual(['mcp__fs__read']);
+    expect(() => checkTools('read,SendMessage')).toThrow(
+      '--tools names Claude Code team tools a cadre subagent cannot have: SendMessage; leave them out',
+    );
     expect(() => checkTools('read,frobnicate')).toThrow(
       /unknown tool name\(s\) in --tools: frobnicate; use cadre tool names/,
     );

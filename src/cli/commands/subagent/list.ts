@@ -23,6 +23,9 @@ import { openProject } from './context.js';
 export interface ListedProfile extends AgentJson {
   scope: Scope;
   effort: string | null;
+  /** Per-profile config overrides (`subagent_models.<name>`, `subagent_efforts.<name>`), which win under `task`. */
+  config_model: string | null;
+  config_effort: string | null;
   color: string | null;
   invocation: string;
   /** The fields `cadre subagent edit` may change: all, `model`/`effort` for built-ins, or none. */
@@ -48,6 +51,10 @@ function editability(profile: Profile): { fields: string[]; reason: string | nul
     : { fields: [...EDITOR_FIELDS], reason: null };
 }
 
+function ownEntry(map: Record<string, string> | undefined, name: string): string | null {
+  return map && Object.hasOwn(map, name) ? map[name] : null;
+}
+
 /** Every profile, grouped by scope (SPEC 11), with the same data as `cadre agents --json`. */
 export function subagentListJson(workspace: Workspace): SubagentListJson {
   const config = workspace.loaded.config;
@@ -60,6 +67,8 @@ export function subagentListJson(workspace: Workspace): SubagentListJson {
       ...entry,
       scope: scopeOf(profile.source),
       effort: profile.effort ?? null,
+      config_model: ownEntry(config.subagent_models, profile.name),
+      config_effort: ownEntry(config.subagent_efforts, profile.name),
       color: profile.color ?? null,
       invocation: profile.invocation,
       editable_fields: edit.fields,
@@ -103,9 +112,11 @@ export function formatSubagentList(doc: SubagentListJson, workspace: Workspace):
         p.allow_tools ? `tools: ${p.allow_tools.join(',') || '(none)'}` : '',
         p.deny_tools.length > 0 ? `deny: ${p.deny_tools.join(',')}` : '',
       ].filter((s) => s !== '');
-      const effort = p.effort ? `  effort: ${p.effort}` : '';
+      const model = p.config_model ? `${p.config_model} (subagent_models)` : describeRoute(p.route);
+      const effortValue = p.config_effort ? `${p.config_effort} (subagent_efforts)` : p.effort;
+      const effort = effortValue ? `  effort: ${effortValue}` : '';
       lines.push(
-        `  ${p.name.padEnd(width)}  ${p.source.padEnd(13)}  model: ${describeRoute(p.route)}${effort}  tier: ${p.tier}${tools.map((t) => `  ${t}`).join('')}  ${describeEdit(p)}`,
+        `  ${p.name.padEnd(width)}  ${p.source.padEnd(13)}  model: ${model}${effort}  tier: ${p.tier}${tools.map((t) => `  ${t}`).join('')}  ${describeEdit(p)}`,
       );
       if (p.description) lines.push(`  ${' '.repeat(width)}  ${p.description}`);
       if (p.not_editable) lines.push(`  ${' '.repeat(width)}  (${p.not_editable})`);

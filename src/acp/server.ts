@@ -1,0 +1,202 @@
+import { isAbsolute } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import {
+  agent,
+  type McpServer,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+} from '@agentclientprotocol/sdk';
+import type { RuntimeFlags } from '../agent/runtime.js';
+import { ConfigError, configDir } from '../config/load.js';
+import type { McpServerConfig } from '../config/schema.js';
+import { openWorkspace, type Workspace } from '../config/workspace.js';
+import type { SessionController } from '../controller/session-controller.js';
+import { PermissionRuleError } from '../permission/rules.js';
+import type { SessionStore } from '../session/store.js';
+import { configOptions, PROFILE_OPTION, sessionModes } from './modes.js';
+import { replayUpdates } from './replay.js';
+import type { AcpSession } from './session.js';
+
+export interface AcpServerOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** One line of log; never stdout, which carries the protocol. */
+  log: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** The command line's agent flags (`--agent`, `--model`, `--safety`, …) for every session. */
+  flags: RuntimeFlags;
+  version: string;
+}
+
+/** JSON-RPC code of ACP's "resource not found" (what `RequestError.sessionNotFound` sends, with our message). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** The client's MCP servers join the project's for that session (stdio and HTTP, as cadre supports). */
+function withClientMcp(workspace: Workspace, servers: readonly McpServer[]): Workspace {
+  if (servers.length === 0) return workspace;
+  const extra: Record<string, McpServerConfig> = {};
+  for (const server of servers) {
+    if ('command' in server) {
+      extra[server.name] = {
+        command: server.command,
+        args: server.args,
+        env: Object.fromEntries(server.env.map((e) => [e.name, e.value])),
+      };
+    } else if (server.type === 'http') {
+      extra[server.name] = {
+        url: server.url,
+        headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])),
+      };
+    }
+  }
+  const config = {
+    ...workspace.loaded.config,
+    mcp_servers: { ...workspace.loaded.config.mcp_servers, ...extra },
+  };
+  return { ...workspace, loaded: { ...workspace.loaded, config } };
+}
+
+/** Bad configuration or usage for one session: an error response naming the problem, the server goes on. */
+function asRequestError(error: unknown, data: Record<string, unknown>): unknown {
+  if (error instanceof ConfigError || error instanceof PermissionRuleError)
+    return RequestError.invalidParams(data, error.message);
+  return error;
+}
+
+/**
+ * `cadre acp`: the Agent Client Protocol over stdio (SPEC 12.1). Each ACP session is one session
+ * controller; all share one session store. Resolves when the client disconnects, after every session
+ * was closed (running turns cancelled, subagents recorded).
+ */
+export async function runAcpServer(options: AcpServerOptions): Promise<void> {
+  // The controller, the runtime and SQLite load after `initialize` is answered, so that answer is fast.
+  const importSessionModules = () =>
+    Promise.all([
+      import('../controller/session-controller.js'),
+      import('../session/store.js'),
+      import('./session.js'),
+    ]);
+  let loading: ReturnType<typeof importSessionModules> | undefined;
+  let opened: { store: SessionStore; modules: Awaited<ReturnType<typeof importSessionModules>> } | undefined;
+  const load = async () => {
+    if (!opened) {
+      loading ??= importSessionModules();
+      const modules = await loading;
+      opened = { modules, store: modules[1].openSessionStore(configDir(options.env)) };
+    }
+    return opened;
+  };
+  const sessions = new Map<string, AcpSession>();
+  const find = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (!session) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+  const open = async (cwd: string, mcpServers: readonly McpServer[], resume?: string) => {
+    if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
+    const workspace = withClientMcp(openWorkspace(cwd, options.env), mcpServers);
+    for (const warning of workspace.warnings) options.log(`warning: ${warning.path}: ${warning.reason}`);
+    const { store, modules } = await load();
+    return modules[0].SessionController.open({
+      workspace,
+      flags: { ...options.flags, resume },
+      store,
+      interactive: true,
+    });
+  };
+  const attach = async (controller: SessionController): Promise<AcpSession> => {
+    const { AcpSession } = (await load()).modules[2];
+    const session = new AcpSession(controller.sessionId, controller, connection.client, options.log);
+    sessions.set(session.id, session);
+    // After the response that tells the client the session exists.
+    setImmediate(() => session.announce());
+    return session;
+  };
+
+  const app = agent({ name: 'cadre' })
+    .onRequest(methods.agent.initialize, () => {
+      setImmediate(() => {
+        loading ??= importSessionModules();
+      });
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+        },
+        agentInfo: { name: 'cadre', title: 'cadre', version: options.version },
+        authMethods: [],
+      };
+    })
+    .onRequest(methods.agent.session.new, async ({ params }) => {
+      let controller: SessionController;
+      try {
+        controller = await open(params.cwd, params.mcpServers);
+      } catch (error) {
+        throw asRequestError(error, { cwd: params.cwd });
+      }
+      const session = await attach(controller);
+      return {
+        sessionId: session.id,
+        modes: sessionModes(controller),
+        configOptions: configOptions(controller),
+      };
+    })
+    .onRequest(methods.agent.session.load, async ({ params }) => {
+      if (sessions.has(params.sessionId))
+        throw RequestError.invalidRequest({ sessionId: params.sessionId }, 'that session is already open');
+      const { store } = await load();
+      if (!store.getSession(params.sessionId)) {
+        throw new RequestError(
+          RESOURCE_NOT_FOUND,
+          `unknown session "${params.sessionId}": no stored cadre session has that id`,
+          { sessionId: params.sessionId },
+        );
+      }
+      let controller: SessionController;
+      try {
+        controller = await open(params.cwd, params.mcpServers, params.sessionId);
+      } catch (error) {
+        throw asRequestError(error, { sessionId: params.sessionId });
+      }
+      for (const update of replayUpdates(controller.messages()))
+        await connection.client.notify(methods.client.session.update, {
+          sessionId: params.sessionId,
+          update,
+        });
+      await attach(controller);
+      return { modes: sessionModes(controller), configOptions: configOptions(controller) };
+    })
+    .onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt))
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      find(params.sessionId).setProfile(params.modeId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+      const session = find(params.sessionId);
+      if (params.configId !== PROFILE_OPTION || typeof params.value !== 'string')
+        throw RequestError.invalidParams(
+          { configId: params.configId },
+          `unknown config option "${params.configId}"`,
+        );
+      session.setProfile(params.value);
+      return { configOptions: configOptions(session.controller) };
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  const stream = ndJsonStream(
+    Writable.toWeb(options.output as Writable),
+    Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  await connection.closed;
+  // The client went away: running turns are cancelled, background work follows its retention rules,
+  // and every record is complete before the store closes.
+  await Promise.all([...sessions.values()].map((s) => s.close()));
+  opened?.store.close();
+}

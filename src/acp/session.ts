@@ -1,0 +1,432 @@
+import {
+  type AgentContext,
+  type ContentBlock,
+  methods,
+  type PermissionOption,
+  type PromptResponse,
+  RequestError,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+  type StopReason,
+  type ToolCallContent,
+} from '@agentclientprotocol/sdk';
+import { SessionBusyError, type SessionController } from '../controller/session-controller.js';
+import type {
+  ControllerEvent,
+  PendingAsk,
+  SequencedEvent,
+  TurnOutcome,
+  UserAnswer,
+} from '../controller/types.js';
+import { availableCommands, configOptions, sessionModes } from './modes.js';
+import {
+  appliedDiffs,
+  proposedContent,
+  snapshotFiles,
+  textContent,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from './tool-calls.js';
+
+interface TrackedCall {
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+  /** The touched files before the call ran, for the diff of its update. */
+  before: Map<string, string | null>;
+}
+
+/** Tool output beyond this is cut in the editor's view (the model got all of it). */
+const MAX_OUTPUT_CHARS = 16 * 1024;
+
+/**
+ * One ACP session over one session controller: controller events become `session/update` notifications,
+ * asks become `session/request_permission`, prompts go through `submit`. Notifications are sent in order,
+ * and a prompt's response is sent only after every update of its turn.
+ */
+export class AcpSession {
+  private readonly calls = new Map<string, TrackedCall>();
+  private readonly asking = new Map<string, AbortController>();
+  private sending: Promise<void> = Promise.resolve();
+  private promptInFlight?: string;
+  private lastFinishReason = '';
+  private lastProfile: string | null;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly id: string,
+    readonly controller: SessionController,
+    private readonly client: AgentContext,
+    private readonly log: (line: string) => void,
+  ) {
+    this.lastProfile = controller.snapshot().profile;
+    this.unsubscribe = controller.subscribe((event) => this.onEvent(event)).close;
+  }
+
+  /** Advertises the commands once the client knows the session (after the new/load response). */
+  announce(): void {
+    this.send({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: availableCommands(this.controller),
+    });
+  }
+
+  /** Runs one prompt; a second one while it runs is refused, the running turn untouched. */
+  async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
+    if (this.promptInFlight) {
+      throw RequestError.invalidRequest(
+        { sessionId: this.id },
+        'a prompt is already running in this session: wait for its response or send session/cancel',
+      );
+    }
+    const text = promptText(blocks);
+    this.lastFinishReason = '';
+    let outcome: TurnOutcome;
+    try {
+      // A turn the user did not start (a background result) may be running: the prompt waits behind it.
+      const handle = this.controller.submit(text, { whenBusy: 'queue' });
+      this.promptInFlight = handle.id;
+      outcome = await handle.outcome;
+    } catch (error) {
+      if (error instanceof SessionBusyError)
+        throw RequestError.invalidRequest({ sessionId: this.id }, error.message);
+      throw error;
+    } finally {
+      this.promptInFlight = undefined;
+    }
+    await this.sending;
+    if (outcome.quit) await this.close();
+    return { stopReason: this.stopReason(outcome) };
+  }
+
+  /** `session/cancel`: the running turn (or this prompt, still queued) ends `cancelled`. */
+  cancel(): void {
+    if (this.promptInFlight && this.controller.cancelQueued(this.promptInFlight)) return;
+    this.controller.interrupt();
+  }
+
+  /** `session/set_mode` and the profile config option: `/agent <name>`, `default` is `/agent off`. */
+  setProfile(value: string): void {
+    const result = this.controller.setProfile(value === 'default' ? null : value);
+    if (!result.ok) throw RequestError.invalidParams({ sessionId: this.id, value }, result.message);
+  }
+
+  async close(): Promise<void> {
+    await this.controller.close();
+    for (const abort of this.asking.values()) abort.abort();
+    this.unsubscribe();
+    await this.sending;
+  }
+
+  /** Waits until every update queued so far was handed to the connection. */
+  flushed(): Promise<void> {
+    return this.sending;
+  }
+
+  private stopReason(outcome: TurnOutcome): StopReason {
+    switch (outcome.stopReason) {
+      case 'cancelled':
+        return 'cancelled';
+      case 'max_turns':
+        return 'max_turn_requests';
+      case 'model_error':
+      case 'failed':
+        throw RequestError.internalError({ sessionId: this.id }, outcome.error ?? 'the turn failed');
+      default:
+        // A refused command was shown as the command's output; the turn itself ended normally.
+        if (this.lastFinishReason === 'length') return 'max_tokens';
+        if (this.lastFinishReason === 'content-filter') return 'refusal';
+        return 'end_turn';
+    }
+  }
+
+  private send(update: SessionUpdate): void {
+    const params = { sessionId: this.id, update };
+    this.sending = this.sending
+      .then(() => this.client.notify(methods.client.session.update, params))
+      .catch((error: unknown) => this.log(`cannot send an update: ${(error as Error).message}`));
+  }
+
+  private onEvent({ event }: SequencedEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+      case 'reasoning_delta':
+        if (event.agent === 'main') {
+          this.send({
+            sessionUpdate: event.type === 'text_delta' ? 'agent_message_chunk' : 'agent_thought_chunk',
+            content: { type: 'text', text: event.text },
+          });
+        }
+        break;
+      case 'turn_end':
+        if (event.agent === 'main') this.lastFinishReason = event.finishReason;
+        break;
+      case 'tool_call_start':
+        this.toolStarted(event);
+        break;
+      case 'tool_call_end':
+        this.toolEnded(event);
+        break;
+      case 'ask_opened':
+        void this.requestPermission(event.ask);
+        break;
+      case 'ask_closed':
+        this.asking.get(event.askId)?.abort();
+        break;
+      case 'command_output':
+        this.send({
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `${event.text}\n` },
+        });
+        // `/agents reload` may have changed the profiles: commands and modes follow.
+        if (event.command === 'agents') {
+          this.announce();
+          this.modesChanged();
+        }
+        break;
+      case 'notice':
+        this.send({
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `${event.message}\n` },
+        });
+        break;
+      case 'state':
+        if (event.state.profile !== this.lastProfile) {
+          this.lastProfile = event.state.profile;
+          this.modesChanged();
+        }
+        break;
+      case 'warning':
+      case 'error':
+        this.log(`${event.type === 'warning' ? 'warning: ' : ''}${event.message}`);
+        break;
+      case 'retry':
+        this.log(`model call failed (${event.cause}); retrying in ${(event.delayMs / 1000).toFixed(1)} s`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private modesChanged(): void {
+    this.send({
+      sessionUpdate: 'current_mode_update',
+      currentModeId: sessionModes(this.controller).currentModeId,
+    });
+    this.send({ sessionUpdate: 'config_option_update', configOptions: configOptions(this.controller) });
+  }
+
+  private label(agent: string): string {
+    return agent === 'main'
+      ? 'main'
+      : (this.controller.snapshot().subagents.find((s) => s.id === agent)?.label ?? `main › ${agent}`);
+  }
+
+  /** A call first seen at its ask is announced there (pending); otherwise when it starts. */
+  private track(
+    agent: string,
+    callId: string,
+    tool: string,
+    input: unknown,
+    status: 'pending' | 'in_progress',
+  ) {
+    const key = `${agent}:${callId}`;
+    const known = this.calls.get(key);
+    if (known) return { call: known, fresh: false };
+    const root = this.controller.runtime.projectRoot;
+    const call: TrackedCall = { toolCallId: key, tool, input, before: snapshotFiles(tool, input, root) };
+    this.calls.set(key, call);
+    this.send({
+      sessionUpdate: 'tool_call',
+      toolCallId: key,
+      title: toolTitle(tool, input, this.label(agent)),
+      kind: toolKind(tool),
+      status,
+      locations: toolLocations(tool, input, root),
+      content: status === 'pending' ? proposedContent(tool, input, root) : [],
+      rawInput: input,
+    });
+    return { call, fresh: true };
+  }
+
+  private toolStarted(event: Extract<ControllerEvent, { type: 'tool_call_start' }>): void {
+    const { call, fresh } = this.track(event.agent, event.callId, event.tool, event.input, 'in_progress');
+    if (!fresh)
+      this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'in_progress' });
+  }
+
+  private toolEnded(event: Extract<ControllerEvent, { type: 'tool_call_end' }>): void {
+    const key = `${event.agent}:${event.callId}`;
+    const call = this.calls.get(key);
+    if (!call) return;
+    this.calls.delete(key);
+    const root = this.controller.runtime.projectRoot;
+    const output =
+      event.output.length > MAX_OUTPUT_CHARS
+        ? `${event.output.slice(0, MAX_OUTPUT_CHARS)}\n… (${event.output.length - MAX_OUTPUT_CHARS} more characters)`
+        : event.output;
+    const content: ToolCallContent[] = [
+      ...(event.isError ? [] : appliedDiffs(event.tool, call.before, root)),
+      ...(output ? [textContent(output)] : []),
+    ];
+    this.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: key,
+      status: event.isError ? 'failed' : 'completed',
+      content,
+      rawOutput: { output: event.output, isError: event.isError },
+    });
+    if (event.tool === 'write_todo_list' && !event.isError && event.agent === 'main')
+      this.sendPlan(call.input);
+  }
+
+  private sendPlan(input: unknown): void {
+    const todos = (input as { todos?: { content: string; status: string }[] }).todos ?? [];
+    this.send({
+      sessionUpdate: 'plan',
+      entries: todos.map((t) => ({
+        content: t.content,
+        priority: 'medium',
+        status:
+          t.status === 'completed' ? 'completed' : t.status === 'in_progress' ? 'in_progress' : 'pending',
+      })),
+    });
+  }
+
+  /** Every ask (permission, question, plan) as one `session/request_permission`, the chain in its title. */
+  private async requestPermission(ask: PendingAsk): Promise<void> {
+    const abort = new AbortController();
+    this.asking.set(ask.id, abort);
+    const { toolCallId, title, content, options } = this.describeAsk(ask);
+    try {
+      await this.sending;
+      const response: RequestPermissionResponse = await this.client.request(
+        methods.client.session.requestPermission,
+        {
+          sessionId: this.id,
+          toolCall: { toolCallId, title, status: 'pending', content },
+          options,
+        },
+        { cancellationSignal: abort.signal },
+      );
+      this.controller.answer(ask.id, answerFor(ask, response));
+    } catch (error) {
+      if (!abort.signal.aborted) this.log(`permission request failed, denying: ${(error as Error).message}`);
+      this.controller.answer(ask.id, { kind: 'deny' });
+    } finally {
+      this.asking.delete(ask.id);
+    }
+  }
+
+  private describeAsk(ask: PendingAsk): {
+    toolCallId: string;
+    title: string;
+    content: ToolCallContent[];
+    options: PermissionOption[];
+  } {
+    if (ask.kind === 'permission') {
+      const { permission } = ask;
+      const tracked = permission.callId
+        ? this.track(ask.agent, permission.callId, permission.tool, permission.input, 'pending').call
+        : undefined;
+      const root = this.controller.runtime.projectRoot;
+      return {
+        toolCallId: tracked?.toolCallId ?? `ask:${ask.id}`,
+        title: `${ask.label}: ${toolTitle(permission.tool, permission.input, 'main')}`,
+        content: [
+          ...proposedContent(permission.tool, permission.input, root),
+          textContent(permission.decision.reason),
+        ],
+        options: [
+          { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+          { optionId: 'always', name: `Always allow ${permission.suggestedRule}`, kind: 'allow_always' },
+          { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+        ],
+      };
+    }
+    const toolCallId = `ask:${ask.id}`;
+    if (ask.kind === 'question') {
+      this.send({
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: `${ask.label}: question`,
+        kind: 'other',
+        status: 'pending',
+      });
+      const choices = (ask.options ?? []).map(
+        (option, i): PermissionOption => ({ optionId: `answer:${i}`, name: option, kind: 'allow_once' }),
+      );
+      return {
+        toolCallId,
+        title: `${ask.label} asks: ${ask.question}`,
+        content: [textContent(ask.question)],
+        options: [
+          ...choices,
+          {
+            optionId: 'deny',
+            name: choices.length > 0 ? 'Decline to answer' : 'Dismiss (answer in your next message)',
+            kind: 'reject_once',
+          },
+        ],
+      };
+    }
+    this.send({
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: `${ask.label}: plan`,
+      kind: 'switch_mode',
+      status: 'pending',
+    });
+    return {
+      toolCallId,
+      title: `${ask.label}: approve this plan?`,
+      content: [textContent(ask.plan)],
+      options: [
+        { optionId: 'allow_once', name: 'Approve the plan', kind: 'allow_once' },
+        { optionId: 'deny', name: 'Keep planning', kind: 'reject_once' },
+      ],
+    };
+  }
+}
+
+function answerFor(ask: PendingAsk, response: RequestPermissionResponse): UserAnswer {
+  const { outcome } = response;
+  if (outcome.outcome !== 'selected') return { kind: 'deny' };
+  const id = outcome.optionId;
+  if (id === 'allow_once') return { kind: 'allow_once' };
+  if (id === 'always') return { kind: 'always' };
+  if (id.startsWith('answer:') && ask.kind === 'question') {
+    const text = ask.options?.[Number(id.slice('answer:'.length))];
+    if (text !== undefined) return { kind: 'answer', text };
+  }
+  return { kind: 'deny' };
+}
+
+/** The prompt's content blocks as one text: text as is, embedded files with their path, links by name. */
+export function promptText(blocks: ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text);
+        break;
+      case 'resource': {
+        const resource = block.resource as { uri: string; text?: string };
+        if (typeof resource.text === 'string')
+          parts.push(`<file uri="${resource.uri}">\n${resource.text}\n</file>`);
+        else parts.push(`(attached: ${resource.uri})`);
+        break;
+      }
+      case 'resource_link':
+        parts.push(`@${block.uri}`);
+        break;
+      default:
+        throw RequestError.invalidParams(
+          { type: block.type },
+          `cadre does not accept ${block.type} content (see the prompt capabilities from initialize)`,
+        );
+    }
+  }
+  return parts.join('\n');
+}

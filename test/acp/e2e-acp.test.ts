@@ -1,0 +1,394 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { methods, RequestError } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/session/store.js';
+import { providerFor, servedProject } from '../e2e/harness.js';
+import { script, scriptedServer } from '../support/llm-server.js';
+import { messageText, spawnAcp } from './harness.js';
+
+const TIMEOUT = 60_000;
+
+describe('cadre acp, driven by the SDK client as an editor drives it', () => {
+  it(
+    'a prompt that edits a file and runs bash streams chunks, tool calls with a diff, one permission request, end_turn',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) =>
+            t
+              .reasoning('thinking it over')
+              .text('Editing a.txt.')
+              .tool('edit', { path: 'a.txt', old_string: 'alpha', new_string: 'beta' }),
+          )
+          .turn((t) => t.tool('bash', { command: 'cat a.txt' }))
+          .turn((t) => t.text('Done: a.txt now says beta.')),
+      );
+      // bash asks by default; a rule lets `cat` run, so the edit is the one call that asks.
+      const project = servedProject(server, {
+        files: { 'a.txt': 'alpha\n' },
+        config: { permission: { allow: ['bash(cat *)'] } },
+      });
+      const acp = spawnAcp(project);
+      expect(await acp.initialize()).toMatchObject({
+        protocolVersion: 1,
+        agentCapabilities: { loadSession: true },
+      });
+      const created = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      expect(created.modes?.currentModeId).toBe('default');
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId: created.sessionId,
+        prompt: [{ type: 'text', text: 'change alpha to beta' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      const updates = acp.updates(created.sessionId);
+      expect(messageText(updates)).toBe('Editing a.txt.Done: a.txt now says beta.');
+      expect(messageText(updates, 'agent_thought_chunk')).toBe('thinking it over');
+      const permissions = acp.seen.filter((s) => s.kind === 'permission');
+      expect(permissions.map((p) => (p.kind === 'permission' ? p.request.toolCall.title : ''))).toEqual([
+        'main: edit a.txt',
+      ]);
+      const file = join(realpathSync(project.dir), 'a.txt');
+      const edit = updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit');
+      expect(edit).toMatchObject({ title: 'edit a.txt', status: 'pending', locations: [{ path: file }] });
+      const request = permissions[0].kind === 'permission' ? permissions[0].request : undefined;
+      expect(request?.toolCall.toolCallId).toBe(edit && 'toolCallId' in edit ? edit.toolCallId : '');
+      expect(request?.toolCall.title).toBe('main: edit a.txt');
+      const done = updates.find(
+        (u) =>
+          u.sessionUpdate === 'tool_call_update' &&
+          u.status === 'completed' &&
+          u.content?.some((c) => c.type === 'diff'),
+      );
+      expect(done && 'content' in done ? done.content : []).toContainEqual({
+        type: 'diff',
+        path: file,
+        oldText: 'alpha\n',
+        newText: 'beta\n',
+      });
+      const bash = updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'execute');
+      expect(bash).toMatchObject({ title: 'bash cat a.txt', status: 'in_progress' });
+      expect(readFileSync(project.path('a.txt'), 'utf8')).toBe('beta\n');
+      expect(updates.some((u) => u.sessionUpdate === 'available_commands_update')).toBe(true);
+
+      // The stored session replays in a new server as the same conversation.
+      await acp.close();
+      const again = spawnAcp(project);
+      await again.initialize();
+      await again.connection.agent.request(methods.agent.session.load, {
+        sessionId: created.sessionId,
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      const replayed = again.updates(created.sessionId);
+      expect(messageText(replayed, 'user_message_chunk')).toBe('change alpha to beta');
+      expect(messageText(replayed)).toBe('Editing a.txt.Done: a.txt now says beta.');
+      expect(
+        replayed.filter((u) => u.sessionUpdate === 'tool_call').map((u) => ('title' in u ? u.title : '')),
+      ).toEqual(['edit a.txt', 'bash cat a.txt']);
+      await again.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    '/agent reviewer then a prompt: the next model request carries the reviewer prompt and model',
+    async () => {
+      const server = await scriptedServer(script().text('reviewed'));
+      const project = servedProject(server, {
+        files: {
+          '.cadre/agents/reviewer.md':
+            '---\nmodel: cheap\ndescription: Reviews\n---\nYou are the reviewer.\n',
+        },
+        config: {
+          providers: {
+            fake: providerFor(server, 'openai'),
+            cheap: { ...providerFor(server, 'openai'), model: 'cheap-model' },
+          },
+        },
+      });
+      const acp = spawnAcp(project);
+      await acp.initialize();
+      const { sessionId, modes } = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      expect(modes?.availableModes.map((m) => m.id)).toContain('reviewer');
+      await acp.until(() =>
+        acp.updates(sessionId).some((u) => u.sessionUpdate === 'available_commands_update'),
+      );
+      const commands = acp.updates(sessionId).find((u) => u.sessionUpdate === 'available_commands_update');
+      const names =
+        commands && 'availableCommands' in commands ? commands.availableCommands.map((c) => c.name) : [];
+      expect(names).toEqual(expect.arrayContaining(['agent', 'agents', 'why', 'help', 'reviewer']));
+
+      const switched = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: '/agent reviewer' }],
+      });
+      expect(switched.stopReason).toBe('end_turn');
+      expect(server.requests).toHaveLength(0);
+      expect(acp.updates(sessionId)).toContainEqual({
+        sessionUpdate: 'current_mode_update',
+        currentModeId: 'reviewer',
+      });
+      await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'look at it' }],
+      });
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0].view.system?.startsWith('You are the reviewer.')).toBe(true);
+      expect(server.requests[0].view.model).toBe('cheap-model');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'session/cancel during a 2 s model delay ends the turn cancelled before the delay would have ended',
+    async () => {
+      const server = await scriptedServer(script().turn((t) => t.delay(2000).text('too late')));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'take your time' }],
+      });
+      const [request] = await server.waitForRequests(1);
+      await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+      const response = await prompt;
+      const answeredAt = Date.now();
+      expect(response.stopReason).toBe('cancelled');
+      expect(answeredAt).toBeLessThan(request.startedAt + 2000);
+      expect(messageText(acp.updates(sessionId))).not.toContain('too late');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp asks and plans', () => {
+  it(
+    'a subagent’s ask arrives as a permission request with the chain in its title; the todo list is a plan update',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .rule({ system: 'You are the writer.' })
+          .turn((t) => t.tool('write', { path: 'b.txt', content: 'from the writer\n' }))
+          .turn((t) => t.text('wrote b.txt'))
+          .rule()
+          .turn((t) =>
+            t
+              .tool('write_todo_list', {
+                todos: [
+                  { content: 'delegate the write', status: 'in_progress' },
+                  { content: 'report', status: 'pending' },
+                ],
+              })
+              .tool('task', { agent: 'writer', prompt: 'write b.txt' }),
+          )
+          .turn((t) => t.text('the writer is done')),
+      );
+      const project = servedProject(server, {
+        files: { '.cadre/agents/writer.md': '---\nsubagent_tools: readwrite\n---\nYou are the writer.\n' },
+        config: { subagent_write_isolation: 'serialize' },
+        git: true,
+      });
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'delegate it' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      const titles = acp.seen.flatMap((s) => (s.kind === 'permission' ? [s.request.toolCall.title] : []));
+      expect(titles).toEqual(['main › writer: write b.txt']);
+      expect(readFileSync(project.path('b.txt'), 'utf8')).toBe('from the writer\n');
+      expect(acp.updates(sessionId)).toContainEqual({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'delegate the write', priority: 'medium', status: 'in_progress' },
+          { content: 'report', priority: 'medium', status: 'pending' },
+        ],
+      });
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp stop reasons', () => {
+  it(
+    'the turn cap ends a prompt with max_turn_requests',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('read', { path: 'a.txt' }))
+          .turn((t) => t.tool('read', { path: 'a.txt' })),
+      );
+      const project = servedProject(server, { files: { 'a.txt': 'a\n' } });
+      const acp = spawnAcp(project, ['--max-turns', '1']);
+      const sessionId = await acp.open();
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'keep reading' }],
+      });
+      expect(response.stopReason).toBe('max_turn_requests');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp bad input', () => {
+  it(
+    'an unknown profile in session/set_mode lists the known ones and changes nothing',
+    async () => {
+      const server = await scriptedServer(script().text('ok'));
+      const project = servedProject(server, {
+        files: { '.cadre/agents/reviewer.md': '---\ndescription: Reviews\n---\nYou are the reviewer.\n' },
+      });
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const error = await acp.connection.agent
+        .request(methods.agent.session.setMode, { sessionId, modeId: 'nope' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestError);
+      expect((error as RequestError).message).toContain('reviewer');
+      await acp.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'reviewer' });
+      await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
+      expect(server.requests[0].view.system?.startsWith('You are the reviewer.')).toBe(true);
+      const options = await acp.connection.agent.request(methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: 'profile',
+        value: 'default',
+      });
+      expect(options.configOptions[0]).toMatchObject({ currentValue: 'default' });
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a second prompt while one runs is rejected with a clear error and the running turn is untouched',
+    async () => {
+      const server = await scriptedServer(script().turn((t) => t.delay(800).text('first answer')));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const first = acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'one' }],
+      });
+      await server.waitForRequests(1);
+      const second = await acp.connection.agent
+        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'two' }] })
+        .catch((e: unknown) => e);
+      expect((second as RequestError).message).toMatch(/already running/);
+      expect((await first).stopReason).toBe('end_turn');
+      expect(messageText(acp.updates(sessionId))).toBe('first answer');
+      expect(server.requests).toHaveLength(1);
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'session/load of an unknown id is an error naming it',
+    async () => {
+      const server = await scriptedServer(script().text('ok'));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      await acp.initialize();
+      const error = await acp.connection.agent
+        .request(methods.agent.session.load, {
+          sessionId: 'no-such-session',
+          cwd: project.dir,
+          mcpServers: [],
+        })
+        .catch((e: unknown) => e);
+      expect((error as RequestError).message).toContain('unknown session "no-such-session"');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a malformed JSON-RPC line gets a parse error and the server keeps serving; logs never reach stdout',
+    async () => {
+      const server = await scriptedServer(script().text('ok'));
+      const project = servedProject(server, {
+        files: { '.cadre/agents/bad.md': '---\nsubagent_tools: [\n---\nx\n' },
+      });
+      const { spawn } = await import('node:child_process');
+      const { REPO_ROOT } = await import('../support/cli.js');
+      const child = spawn(process.execPath, [`${REPO_ROOT}/bin/cadre.js`, 'acp'], {
+        cwd: project.dir,
+        env: { ...process.env, CADRE_CONFIG_DIR: project.configDir },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        stdout += c;
+      });
+      child.stderr.setEncoding('utf8').on('data', (c: string) => {
+        stderr += c;
+      });
+      const lines = () => stdout.split('\n').filter((l) => l !== '');
+      const waitLines = (n: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => (lines().length >= n ? resolve() : child.stdout.once('data', check));
+          check();
+        });
+      child.stdin.write('{this is not json\n');
+      await waitLines(1);
+      expect(JSON.parse(lines()[0])).toMatchObject({ id: null, error: { code: -32700 } });
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`,
+      );
+      await waitLines(2);
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: project.dir, mcpServers: [] } })}\n`,
+      );
+      await waitLines(3);
+      child.stdin.end();
+      await new Promise((r) => child.once('exit', r));
+      for (const line of lines()) expect(() => JSON.parse(line)).not.toThrow();
+      expect(JSON.parse(lines()[1])).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+      expect(stderr).toContain('bad.md');
+      expect(stdout).not.toContain('bad.md');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a client that disconnects mid-turn cancels the turn and leaves a complete session record',
+    async () => {
+      const server = await scriptedServer(script().turn((t) => t.delay(5000).text('never seen')));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      acp.connection.agent
+        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'long job' }] })
+        .catch(() => {});
+      await server.waitForRequests(1);
+      await acp.close();
+      expect(acp.child.exitCode).toBe(0);
+      const store = openSessionStore(project.configDir);
+      try {
+        expect(store.getSession(sessionId)?.status).toBe('cancelled');
+        expect(store.loadMessages(sessionId)).toEqual([{ role: 'user', content: 'long job' }]);
+      } finally {
+        store.close();
+      }
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import {
+  type ClientConnection,
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
+import { onTestFinished } from 'vitest';
+import { REPO_ROOT, type TestProject } from '../support/cli.js';
+
+/** What the editor side saw, in arrival order. */
+export type Seen =
+  | { kind: 'update'; notification: SessionNotification; at: number }
+  | { kind: 'permission'; request: RequestPermissionRequest; at: number };
+
+export interface AcpClient {
+  connection: ClientConnection;
+  child: ChildProcess;
+  seen: Seen[];
+  stderr(): string;
+  /** Updates of one session, in order. */
+  updates(sessionId: string): SessionNotification['update'][];
+  /** Resolves once `check` holds, re-checked after everything the client receives. */
+  until(check: () => boolean): Promise<void>;
+  /** Answers each permission request; default: allow once. */
+  answer: (
+    request: RequestPermissionRequest,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  initialize(): Promise<unknown>;
+  /** `initialize` then `session/new` in the project: the new session's id. */
+  open(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const ALLOW_ONCE = (request: RequestPermissionRequest): RequestPermissionResponse => ({
+  outcome: {
+    outcome: 'selected',
+    optionId: request.options.find((o) => o.kind === 'allow_once')?.optionId ?? '',
+  },
+});
+
+/** Spawns `cadre acp` in `project` and connects the SDK's own client-side connection, as an editor does. */
+export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
+  const child = spawn(process.execPath, [`${REPO_ROOT}/bin/cadre.js`, 'acp', ...args], {
+    cwd: project.dir,
+    // Real credentials never reach a test run: a misrouted test must fail, not call a paid API.
+    env: {
+      ...process.env,
+      ANTHROPIC_API_KEY: '',
+      OPENAI_API_KEY: '',
+      CADRE_CONFIG_DIR: project.configDir,
+      CADRE_RETRY_BASE_MS: '5',
+      NO_COLOR: '1',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const seen: Seen[] = [];
+  const waiters: { check(): boolean; resolve(): void }[] = [];
+  const notify = () => {
+    for (const waiter of [...waiters]) {
+      if (waiter.check()) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  const acp: AcpClient = {
+    child,
+    seen,
+    answer: ALLOW_ONCE,
+    connection: undefined as unknown as ClientConnection,
+    stderr: () => stderr,
+    updates: (sessionId) =>
+      seen.flatMap((s) =>
+        s.kind === 'update' && s.notification.sessionId === sessionId ? [s.notification.update] : [],
+      ),
+    until(check) {
+      if (check()) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ check, resolve }));
+    },
+    initialize: () =>
+      acp.connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: {},
+        clientInfo: { name: 'cadre-test', version: '0' },
+      }),
+    async open() {
+      await acp.initialize();
+      const created = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      return created.sessionId;
+    },
+    async close() {
+      acp.connection.close();
+      child.stdin?.end();
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise((r) => child.once('exit', r));
+    },
+  };
+  const app = client({ name: 'cadre-test' })
+    .onRequest(methods.client.session.requestPermission, async ({ params }) => {
+      seen.push({ kind: 'permission', request: params, at: Date.now() });
+      notify();
+      return acp.answer(params);
+    })
+    .onNotification(methods.client.session.update, ({ params }) => {
+      seen.push({ kind: 'update', notification: params, at: Date.now() });
+      notify();
+    });
+  acp.connection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(child.stdin as Writable),
+      Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>,
+    ),
+  );
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+  return acp;
+}
+
+/** The text of the message chunks of a list of updates. */
+export function messageText(updates: SessionNotification['update'][], kind = 'agent_message_chunk'): string {
+  return updates
+    .filter((u) => u.sessionUpdate === kind)
+    .map((u) => ('content' in u && u.content && 'text' in u.content ? u.content.text : ''))
+    .join('');
+}

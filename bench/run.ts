@@ -3,6 +3,7 @@
 import { benchAcpStart } from './acp.js';
 import { benchCacheStability } from './cache-stability.js';
 import { benchColdStart } from './cold-start.js';
+import { benchFleet } from './fleet.js';
 import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
 import { benchSubagents } from './subagents.js';
@@ -141,6 +142,21 @@ async function main(): Promise<number> {
       value: `${subagents.rssPerChildMb.toFixed(1)} MB`,
       target: '< 15 MB',
       ok: subagents.rssPerChildMb < 15,
+    },
+  );
+  const fleet = await benchFleet();
+  rows.push(
+    {
+      name: `fleet of 6 writers, disjoint claims, 2 × 0.5 s model calls each, 3 writers at a time (${fleet.runs} runs)`,
+      value: ms(fleet.childrenMs),
+      target: `≈ ${fleet.idealMs} ms`,
+      ok: null,
+    },
+    {
+      name: '  ideal / measured children phase',
+      value: (fleet.idealMs / fleet.childrenMs).toFixed(2),
+      target: '',
+      ok: null,
     },
   );
   const worktree = await benchWorktree();

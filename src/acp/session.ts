@@ -133,6 +133,14 @@ export class AcpSession {
       case 'model_error':
       case 'failed':
         throw RequestError.internalError({ sessionId: this.id }, outcome.error ?? 'the turn failed');
+      case 'refused':
+        // A command's refusal was shown as its output; anything else refused (a closed session) is an error.
+        if (outcome.command === undefined)
+          throw RequestError.invalidRequest(
+            { sessionId: this.id },
+            outcome.error ?? 'the prompt was refused',
+          );
+        return 'end_turn';
       default:
         // A refused command was shown as the command's output; the turn itself ended normally.
         if (this.lastFinishReason === 'length') return 'max_tokens';

@@ -16,6 +16,7 @@ import {
   overrideSettings,
   selectPrompt,
 } from '../profile/activation.js';
+import { type InstructionsFile, instructionsSection } from '../profile/instructions.js';
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
 import { isImportedSource } from '../profile/model-routing.js';
 import type { PromptSet } from '../profile/prompts.js';
@@ -35,11 +36,13 @@ import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { recordingToolCalls } from '../session/tool-call-recorder.js';
 import { createSkillTool } from '../skill/tool.js';
+import { parentReserved } from '../subagent/claimed-tools.js';
 import {
   type Coordination,
   coordinatorContract,
   resolveCoordination,
 } from '../subagent/dispatch-strategy.js';
+import { createFleetTool } from '../subagent/fleet-tool.js';
 import { SubagentManager } from '../subagent/manager.js';
 import type { LiveTask } from '../subagent/task-record.js';
 import { createTaskStatusTool, createTaskTool } from '../subagent/task-tool.js';
@@ -52,7 +55,13 @@ import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
 import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
-import { compactIfNeeded, compactionSplit, transcriptOf, withSummary } from './compaction.js';
+import {
+  CompactionBackoff,
+  compactIfNeeded,
+  compactionSplit,
+  transcriptOf,
+  withSummary,
+} from './compaction.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
@@ -67,6 +76,8 @@ import { headlessUser, type UserChannel } from './user-channel.js';
 
 export interface RuntimeFlags {
   agent?: string;
+  /** `--prompt NAME`: the prompt layer selected at start (SPEC 4.1). */
+  prompt?: string;
   model?: string;
   provider?: string;
   safety: SafetyFloor;
@@ -96,6 +107,8 @@ export interface RuntimeOptions {
   flags: RuntimeFlags;
   env: NodeJS.ProcessEnv;
   emit: EmitEvent;
+  /** AGENTS.md / CLAUDE.md files for the main agent's system prompt (issue 16, B11). */
+  instructions?: readonly InstructionsFile[];
   /**
    * Answers asks; absent means no user is present (headless). With it the session is live: a turn ends
    * without waiting for background work, whose results start a turn of their own (SPEC 7.3).
@@ -211,11 +224,14 @@ export class AgentRuntime {
       parentMessages: () => this.messages,
       sessionSignal: this.lifetime.signal,
       writerSandbox: options.writerSandbox,
+      mayDispatch: (name) => this.mayDispatch(name),
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
 
   private readonly operator: { file: string; text: string } | undefined;
+  /** A failed compaction is not retried every turn (issue 16, A8). */
+  private readonly compactionBackoff = new CompactionBackoff();
   readonly sandbox: ShellSandbox;
 
   /** Throws ConfigError when the config requires bwrap and it does not work; warns once when unconfined. */
@@ -265,6 +281,10 @@ export class AgentRuntime {
     });
     try {
       const runtime = new AgentRuntime(options, session, store.loadMessages(session.id));
+      if (flags.prompt) {
+        const selected = runtime.selectPrompt(flags.prompt);
+        if (!selected.ok) throw new ConfigError(selected.message);
+      }
       if (flags.agent) {
         const change = runtime.activateProfile(flags.agent);
         if (!change.ok) throw new ConfigError(change.message);
@@ -544,10 +564,15 @@ export class AgentRuntime {
     const skillTools = skills.length > 0 ? [createSkillTool(() => this.profiles.skills)] : [];
     const task = createTaskTool(this.subagents, this.usableProfiles());
     return [
-      ...builtinTools(this.projectRoot),
+      ...parentReserved(
+        builtinTools(this.projectRoot),
+        (claim) => this.subagents.schedulerState.reserveMomentarily(claim),
+        this.projectRoot,
+      ),
       ...skillTools,
       task,
       createTaskStatusTool(this.subagents),
+      createFleetTool(this.subagents),
       createQuestionTool(this.user),
       createPlanEnterTool(this.planModeHost),
       createPlanExitTool(this.planModeHost, this.user),
@@ -572,7 +597,8 @@ export class AgentRuntime {
     const environment = `Environment: the project root is ${this.projectRoot}; platform ${process.platform}.`;
     const mode = MODE_REMINDERS[this.view.mode] ?? '';
     const contract = this.coordination ? coordinatorContract(this.coordination) : '';
-    return [this.view.systemPrompt, mode, contract, this.view.skillCatalog, environment]
+    const instructions = instructionsSection(this.options.instructions ?? []);
+    return [this.view.systemPrompt, instructions, mode, contract, this.view.skillCatalog, environment]
       .filter((s) => s !== '')
       .join('\n\n');
   }
@@ -712,6 +738,7 @@ export class AgentRuntime {
         compactIfNeeded(messages, lastInputTokens, {
           contextWindow: route.contextWindow ?? contextWindowOf(route.model),
           summarize: (transcript) => this.summarize(transcript, runSignal),
+          backoff: this.compactionBackoff,
         }).catch((error: unknown) => {
           // Compaction is an optimisation: when it fails the run goes on with the whole conversation.
           emit({

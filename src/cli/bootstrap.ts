@@ -22,6 +22,8 @@ export function requireProfile(workspace: Workspace, name: string | undefined): 
 /** The command-line options every mode that runs an agent takes (SPEC 1). */
 export interface AgentOptions {
   agent?: string;
+  /** `--prompt NAME`: a prompt file selected at start (SPEC 4.1). */
+  prompt?: string;
   model?: string;
   provider?: string;
   safety: SafetyFloor;
@@ -34,6 +36,7 @@ export interface AgentOptions {
 export function agentFlags(options: AgentOptions): RuntimeFlags {
   return {
     agent: options.agent,
+    prompt: options.prompt,
     model: options.model,
     provider: options.provider,
     safety: options.safety,
@@ -70,6 +73,7 @@ export async function startRuntime(
       loaded: workspace.loaded,
       profiles: workspace.profiles,
       prompts: workspace.prompts,
+      instructions: workspace.instructions,
       mainRoute,
       flags,
       env: workspace.env,

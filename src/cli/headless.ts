@@ -120,5 +120,9 @@ export function subagentSummaries(runtime: AgentRuntime): SubagentSummary[] {
     model: task.model,
     usage: { input_tokens: task.usage.inputTokens, output_tokens: task.usage.outputTokens },
     cost_usd: task.costUsd,
+    ...(task.batchId ? { batch_id: task.batchId } : {}),
+    ...(task.fleet
+      ? { fleet_id: task.fleet.id, fleet_item: task.fleet.item, skipped: task.skipped === true }
+      : {}),
   }));
 }

@@ -17,6 +17,7 @@ const BAD_INPUT_ERRORS = new Set([
 function addAgentOptions(command: Command): Command {
   return command
     .option('--agent <name>', 'start with this profile active')
+    .option('--prompt <name>', 'start with this prompt file selected (its body and mode)')
     .option('--model <alias-or-model>', 'main model: a providers alias or a literal model name')
     .option('--provider <alias>', 'main provider alias')
     .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))

@@ -15,6 +15,12 @@ export interface SubagentSummary {
   model: string;
   usage: { input_tokens: number; output_tokens: number };
   cost_usd: number | null;
+  /** The coordinator batch it ran in (SPEC 8). */
+  batch_id?: string;
+  /** The fleet and item it ran (SPEC 10); `skipped`: it never started. */
+  fleet_id?: string;
+  fleet_item?: string;
+  skipped?: boolean;
 }
 
 export interface RunSummary {

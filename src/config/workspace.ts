@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { type InstructionsFile, loadInstructions } from '../profile/instructions.js';
 import { loadProfiles, type ProfileRegistry } from '../profile/load.js';
 import { loadPrompts, type PromptSet } from '../profile/prompts.js';
 import type { LoadWarning } from '../profile/types.js';
@@ -13,6 +14,8 @@ export interface Workspace {
   loaded: LoadedConfig;
   profiles: ProfileRegistry;
   prompts: PromptSet;
+  /** AGENTS.md / CLAUDE.md files loaded for the main agent's system prompt. */
+  instructions: InstructionsFile[];
   warnings: LoadWarning[];
 }
 
@@ -37,5 +40,18 @@ export function openWorkspace(cwdFlag: string | undefined, env: NodeJS.ProcessEn
     configFiles: loaded.files,
   });
   const prompts = loadPrompts({ projectRoot: loaded.projectRoot, globalDir: loaded.globalDir });
-  return { cwd, env, loaded, profiles, prompts, warnings: [...profiles.warnings, ...prompts.warnings] };
+  const instructions = loadInstructions({
+    globalDir: loaded.globalDir,
+    projectRoot: loaded.projectRoot,
+    cwd,
+  });
+  return {
+    cwd,
+    env,
+    loaded,
+    profiles,
+    prompts,
+    instructions: instructions.files,
+    warnings: [...profiles.warnings, ...prompts.warnings, ...instructions.warnings],
+  };
 }

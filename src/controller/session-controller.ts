@@ -93,6 +93,8 @@ export interface ControllerOptions {
   store: SessionStore;
   /** A user answers asks (TUI, web, ACP). False: headless. */
   interactive: boolean;
+  /** The project is trusted (trusted roots, `--trust-project`); default untrusted (SPEC 6.4). */
+  projectTrusted?: boolean;
   /** Default: resolved from the config and flags. */
   mainRoute?: ModelRoute;
   /** Replaces the SDK-backed model caller (in-process tests). */
@@ -175,11 +177,13 @@ export class SessionController {
       loaded: workspace.loaded,
       profiles: workspace.profiles,
       prompts: workspace.prompts,
+      instructions: workspace.instructions,
       mainRoute: options.mainRoute ?? resolveMainRoute(workspace.loaded.config, flags, workspace.env),
       flags,
       env: workspace.env,
       cwd: workspace.cwd,
       emit: (event) => controller.ingest(event),
+      projectTrusted: options.projectTrusted,
       ask: options.interactive ? controller.asks.asker : undefined,
       user: options.interactive ? controller.asks.user : undefined,
       store,

@@ -8,9 +8,11 @@ import type { ModelParams, ModelRoute } from '../provider/route.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
+import { claimAware } from './claimed-tools.js';
 import type { SubagentHost } from './manager.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
+import type { Lease } from './scheduler.js';
 import type { LiveTask } from './task-record.js';
 import type { TaskInput } from './task-tool.js';
 import { subagentToolNames } from './tiers.js';
@@ -73,6 +75,7 @@ export async function runChildLoop(
   child: ChildRun,
   prepared: PreparedWriter,
   signal: AbortSignal,
+  lease?: Lease,
 ): Promise<LoopResult> {
   const { task, profile, route, params, input } = child;
   // The child sees none of the parent's conversation, except the facts pack its profile asks for.
@@ -81,12 +84,13 @@ export async function runChildLoop(
     role: 'user',
     content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
   };
-  const tools = childTools(
+  const own = childTools(
     host,
     child,
     prepared.root,
     prepared.worktree !== undefined || child.readOnlyRunner === true,
   );
+  const tools = lease ? claimAware(own, lease, prepared.root) : own;
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));

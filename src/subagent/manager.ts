@@ -20,6 +20,8 @@ import { untilAborted } from '../util/abort.js';
 import { Batches } from './batches.js';
 import { type ChildRun, childGate, childTools, runChildLoop } from './child-loop.js';
 import type { Coordination } from './dispatch-strategy.js';
+import type { FleetInput } from './fleet-plan.js';
+import { type FleetRun, startFleet } from './fleet-run.js';
 import { type ReconciledTask, type RetryTarget, retryRefusal, writerLines } from './reconciliation.js';
 import { type Lease, type SlotRequest, SubagentScheduler, type WaitCause } from './scheduler.js';
 import {
@@ -70,15 +72,14 @@ export interface SubagentHost {
   sandbox?: ShellSandbox;
   /** Replaces the writer view of `sandbox` (tests). */
   writerSandbox?: WriterSandbox;
+  /** Whether the main agent may dispatch a profile (no `task(<name>)` deny); default: every profile. */
+  mayDispatch?(name: string): boolean;
 }
 
 /** Without a profile, the default subagent gets the read-only tier: useful, and it cannot change anything. */
 const DEFAULT_TIER: Tier = 'readonly';
 /** Coordinated batches run at most this many tasks at once (SPEC 8). */
 const BATCH_RUNNING_CAP = 4;
-
-/** Worktree branches of writers still running in this process: their refs may change meanwhile. */
-const liveWriterBranches = new Set<string>();
 
 /** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
 export interface DispatchOptions {
@@ -88,6 +89,14 @@ export interface DispatchOptions {
   readOnlyRunner?: boolean;
   /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
   defaultModel?: string;
+  /** A fleet item (SPEC 10): its fleet, its normalized claim, and the gate of its dependencies. */
+  fleetItem?: {
+    id: string;
+    item: string;
+    background: boolean;
+    claim?: string[];
+    gate: () => Promise<string | undefined>;
+  };
 }
 
 /** A launched task and the promise of its run, or why it could not be launched. */
@@ -121,6 +130,7 @@ function schedulerLimits(config: Config) {
  */
 export class SubagentManager {
   private readonly tasks = new Map<string, LiveTask>();
+  private readonly fleets = new Map<string, FleetRun>();
   private readonly scheduler: SubagentScheduler;
   private readonly batches = new Batches();
   /** Finished independent background tasks whose result the main agent has not seen yet, by task id. */
@@ -185,6 +195,58 @@ export class SubagentManager {
   }
 
   /**
+   * `fleet` (SPEC 10): preflight, then every item as a task held until its dependencies complete, through
+   * the same scheduler. Foreground waits for the whole fleet; background returns its id at once.
+   */
+  async runFleet(input: FleetInput, signal: AbortSignal, parent = 'main'): Promise<ToolResult> {
+    const started = await startFleet(
+      {
+        projectRoot: this.host.projectRoot,
+        profileNames: () => new Set(this.host.profiles.profiles.keys()),
+        mayDispatch: (name) => this.host.mayDispatch?.(name) ?? true,
+        launch: async (taskInput, itemSignal, fleetItem) => {
+          const launched = await this.launch(taskInput, itemSignal, { parent, fleetItem });
+          return 'error' in launched ? launched : { task: launched.task };
+        },
+        cancel: (task, reason) => task.controller.abort(new SubagentError(reason)),
+        text: (task) => this.modelText(task, task.result ?? ''),
+      },
+      input,
+      signal,
+    );
+    if ('error' in started) return { output: started.error, isError: true };
+    const { fleet } = started;
+    this.fleets.set(fleet.id, fleet);
+    if (fleet.background) {
+      const batch = [...fleet.tasks.values()][0]?.batchId;
+      return {
+        output: `Started fleet ${fleet.id} with ${fleet.items.length} items in the background. ${
+          batch
+            ? `Its items belong to coordinator batch ${batch}; they are delivered at its reconciliation.`
+            : 'Its result is delivered when every item has finished; task_status on the fleet id reads it.'
+        }`,
+      };
+    }
+    await untilAborted(fleet.finished(), signal);
+    fleet.delivered = true;
+    return { output: fleet.resultText((task) => this.modelText(task, task.result ?? '')) };
+  }
+
+  /** `task_status` on a fleet id: progress, or the whole result (with `wait`, once every item finished). */
+  private async fleetStatus(fleet: FleetRun, wait: boolean, signal: AbortSignal): Promise<ToolResult> {
+    const batch = [...fleet.tasks.values()].find((t) => t.batchId)?.batchId;
+    if (batch && !this.batches.isReconciled(batch))
+      return {
+        output: `${fleet.progress((t) => this.whereIs(t))}
+Its items belong to coordinator batch ${batch}; their results will be delivered at reconciliation.`,
+      };
+    if (wait) await untilAborted(fleet.finished(), signal);
+    if (!fleet.done()) return { output: fleet.progress((t) => this.whereIs(t)) };
+    fleet.delivered = true;
+    return { output: fleet.resultText((task) => this.modelText(task, task.result ?? '')) };
+  }
+
+  /**
    * Runs one task to its end outside any model turn (`cadre subagent try|run`, SPEC 11): the same
    * dispatch, scheduler, isolation and task record as `task`. Resolves with the finished task, or rejects
    * with a SubagentError saying why it could not start (unknown profile, invalid model or effort).
@@ -244,9 +306,11 @@ export class SubagentManager {
       plan = planned.plan;
       if (planned.warning) this.warnOnce(planned.warning);
     }
-    // Under coordination a writer's isolation and lifecycle are tracked per batch: always background.
-    const forcedBackground = this.coordinated && writer && input.background !== true;
-    const background = input.background === true || forcedBackground;
+    const fleetItem = options.fleetItem;
+    // Under coordination a writer's isolation and lifecycle are tracked per batch: always background
+    // (a fleet decides for all its items).
+    const forcedBackground = this.coordinated && writer && input.background !== true && !fleetItem;
+    const background = fleetItem ? fleetItem.background : input.background === true || forcedBackground;
     const batchId = this.coordinated && background ? this.batches.join() : undefined;
     const record = this.host.store.createTask({
       parentSessionId: this.host.parentSessionId,
@@ -280,6 +344,7 @@ export class SubagentManager {
       }),
       batchId,
       retryOf: retried?.id,
+      fleet: fleetItem ? { id: fleetItem.id, item: fleetItem.item } : undefined,
     };
     this.tasks.set(task.id, task);
     if (batchId) this.batches.add(batchId, task.id);
@@ -289,7 +354,7 @@ export class SubagentManager {
     }
     const signals = [task.controller.signal, this.host.sessionSignal, ...(background ? [] : [signal])];
     const child = { task, profile, route, params, input, readOnlyRunner };
-    const run = this.run(child, plan, AbortSignal.any(signals))
+    const run = this.run(child, plan, AbortSignal.any(signals), fleetItem)
       .catch((error: unknown) => {
         // Recording the outcome itself failed (e.g. the store is gone): the run must not become an unhandled rejection.
         this.host.emit({
@@ -355,19 +420,34 @@ export class SubagentManager {
     return { id: stored.id, state: stored.status, retryOf: stored.retryOf, retriedBy };
   }
 
-  private slotRequest(task: LiveTask, plan: WriterPlan | undefined, input: TaskInput): SlotRequest {
-    const request: SlotRequest = { taskId: task.id, batch: task.batchId };
+  private slotRequest(
+    task: LiveTask,
+    plan: WriterPlan | undefined,
+    input: TaskInput,
+    fleetClaim: string[] | undefined,
+  ): SlotRequest {
+    const request: SlotRequest = { taskId: task.id, batch: task.batchId, parent: task.parent };
     if (!plan) return request;
     request.writer = true;
     const checkout = this.host.projectRoot;
-    // A serialized writer holds its whole (shared) checkout; an isolated one only what it declared (SPEC 10).
-    if (plan.isolation === 'serialize') request.claim = { checkout, paths: 'workspace' };
-    else if (input.write_paths && input.write_paths.length > 0)
-      request.claim = { checkout, paths: input.write_paths };
+    const declared =
+      fleetClaim ?? (input.write_paths && input.write_paths.length > 0 ? input.write_paths : undefined);
+    // A serialized `task` writer holds its whole (shared) checkout; a fleet item there holds what it
+    // declared, or the whole workspace; an isolated writer only what it declared (SPEC 9, 10).
+    if (plan.isolation === 'serialize')
+      request.claim = task.fleet
+        ? { checkout, paths: declared ?? 'workspace', shrinkable: declared === undefined }
+        : { checkout, paths: 'workspace' };
+    else if (declared) request.claim = { checkout, paths: declared };
     return request;
   }
 
-  private async run(child: ChildRun, plan: WriterPlan | undefined, signal: AbortSignal): Promise<void> {
+  private async run(
+    child: ChildRun,
+    plan: WriterPlan | undefined,
+    signal: AbortSignal,
+    fleetItem?: DispatchOptions['fleetItem'],
+  ): Promise<void> {
     const { task } = child;
     const { emit, store } = this.host;
     emit({
@@ -382,10 +462,23 @@ export class SubagentManager {
     });
     let lease: Lease;
     try {
-      lease = await this.scheduler.acquire(this.slotRequest(task, plan, child.input), signal);
+      const skip = fleetItem ? await untilAborted(fleetItem.gate(), signal) : undefined;
+      if (signal.aborted) throw signal.reason;
+      if (skip !== undefined) {
+        task.skipped = true;
+        this.finish(task, 'cancelled', { error: skip });
+        return;
+      }
+      lease = await this.scheduler.acquire(
+        this.slotRequest(task, plan, child.input, fleetItem?.claim),
+        signal,
+      );
     } catch (error) {
-      if (signal.aborted) this.finish(task, 'cancelled', { error: 'cancelled before it started' });
-      else this.finish(task, 'failed', { error: (error as Error).message });
+      if (signal.aborted) {
+        const reason = cancelReason(signal);
+        task.skipped = reason.startsWith('skipped:');
+        this.finish(task, 'cancelled', { error: task.skipped ? reason : `${reason} before it started` });
+      } else this.finish(task, 'failed', { error: (error as Error).message });
       return;
     }
     let prepared: PreparedWriter | undefined;
@@ -399,7 +492,13 @@ export class SubagentManager {
       if (plan) this.recordIsolation(task, prepared);
       const timeoutSecs = child.profile?.timeoutSecs ?? 600;
       const timeout = AbortSignal.timeout(timeoutSecs * 1000);
-      const result = await runChildLoop(this.host, child, prepared, AbortSignal.any([signal, timeout]));
+      const result = await runChildLoop(
+        this.host,
+        child,
+        prepared,
+        AbortSignal.any([signal, timeout]),
+        lease,
+      );
       const outcome =
         result.stopReason === 'completed'
           ? ({ state: 'completed', result: result.text } as const)
@@ -433,7 +532,6 @@ export class SubagentManager {
 
   private recordIsolation(task: LiveTask, prepared: PreparedWriter): void {
     const worktree = prepared.worktree;
-    if (worktree) liveWriterBranches.add(worktree.branch);
     this.host.store.updateTask(task.id, {
       isolation: worktree ? 'worktree' : 'serialize',
       worktreePath: worktree?.path,
@@ -466,29 +564,25 @@ export class SubagentManager {
   private async settleWriter(task: LiveTask, prepared: PreparedWriter | undefined): Promise<void> {
     const worktree = prepared?.worktree;
     if (!worktree) return;
-    try {
-      const done = await finishWriter(worktree, liveWriterBranches);
-      for (const note of done.undone)
-        this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
-      task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
-      task.writer = done.removed
-        ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
-        : {
-            isolation: 'worktree',
-            branch: worktree.branch,
-            path: worktree.path,
-            removed: false,
-            dirty: done.state.dirty,
-            commits: done.state.commits,
-          };
-      this.host.store.updateTask(task.id, {
-        worktreeState: done.removed ? 'removed' : 'retained',
-        commits: done.state.commits,
-        changedFiles: done.state.changedFiles,
-      });
-    } finally {
-      liveWriterBranches.delete(worktree.branch);
-    }
+    const done = await finishWriter(worktree);
+    for (const note of done.undone)
+      this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
+    task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
+    task.writer = done.removed
+      ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
+      : {
+          isolation: 'worktree',
+          branch: worktree.branch,
+          path: worktree.path,
+          removed: false,
+          dirty: done.state.dirty,
+          commits: done.state.commits,
+        };
+    this.host.store.updateTask(task.id, {
+      worktreeState: done.removed ? 'removed' : 'retained',
+      commits: done.state.commits,
+      changedFiles: done.state.changedFiles,
+    });
   }
 
   private setState(task: LiveTask, state: TaskState): void {
@@ -518,7 +612,7 @@ export class SubagentManager {
       result: outcome.result,
       error: outcome.error,
     });
-    if (task.background && !task.batchId) {
+    if (task.background && !task.batchId && !task.fleet) {
       this.reminders.set(
         task.id,
         `Background task ${task.id} (${task.profile ?? 'default subagent'}) ${this.resultFor(task).output}`,
@@ -595,6 +689,10 @@ export class SubagentManager {
 
   /** `task_status`: the state of one task; with `wait`, blocks until it is terminal. */
   async status(taskId: string, wait: boolean, signal: AbortSignal): Promise<ToolResult> {
+    const fleet = [...this.fleets.values()].find(
+      (f) => f.id === taskId || (taskId.length > 2 && f.id.startsWith(taskId)),
+    );
+    if (fleet) return this.fleetStatus(fleet, wait, signal);
     const task = this.lookup(taskId);
     if (typeof task === 'string') return { output: task, isError: true };
     const who = `Task ${task.id} (${task.profile ?? 'default subagent'})`;
@@ -662,8 +760,16 @@ export class SubagentManager {
         text: batch.text,
       });
     }
+    // A background fleet outside coordination is delivered as one reminder once every item finished.
+    const fleets = [...this.fleets.values()].filter(
+      (f) => f.background && !f.delivered && f.done() && ![...f.tasks.values()].some((t) => t.batchId),
+    );
     return [
       ...[...this.reminders].map(([id, text]) => ({ id, text })),
+      ...fleets.map((f) => ({
+        id: `fleet:${f.id}`,
+        text: `Background ${f.resultText((task) => this.modelText(task, task.result ?? ''))}`,
+      })),
       ...this.batches.undelivered().map((b) => ({ id: `batch:${b.id}`, text: b.text })),
     ];
   }
@@ -671,7 +777,10 @@ export class SubagentManager {
   remindersDelivered(ids: readonly string[]): void {
     for (const id of ids) {
       if (id.startsWith('batch:')) this.batches.delivered(id.slice('batch:'.length));
-      else this.reminders.delete(id);
+      else if (id.startsWith('fleet:')) {
+        const fleet = this.fleets.get(id.slice('fleet:'.length));
+        if (fleet) fleet.delivered = true;
+      } else this.reminders.delete(id);
     }
   }
 

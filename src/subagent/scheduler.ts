@@ -15,6 +15,11 @@ export const WHOLE_WORKSPACE = '.';
 export interface Claim {
   checkout: string;
   paths: 'workspace' | readonly string[];
+  /**
+   * A whole-workspace claim that shrinks to the files written after path-bound writes (a fleet item that
+   * declared nothing). A serialized `task` writer keeps its checkout to itself (SPEC 9).
+   */
+  shrinkable?: boolean;
 }
 
 export interface SlotRequest {
@@ -289,7 +294,7 @@ export class SubagentScheduler {
         holder.paths = 'workspace';
       },
       shrink: () => {
-        if (released || !request.claim || holder.widened) return;
+        if (released || !request.claim?.shrinkable || holder.widened) return;
         holder.paths = [...holder.realized];
         this.reschedule();
       },

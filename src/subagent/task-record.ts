@@ -43,6 +43,10 @@ export interface LiveTask {
   writer?: WriterReport;
   /** What cadre undid after the task (refs or hooks changed in the shared git store). */
   notes?: string[];
+  /** The fleet item it runs (SPEC 10). */
+  fleet?: { id: string; item: string };
+  /** A fleet item that never started (a dependency did not complete, or fail_fast). */
+  skipped?: boolean;
 }
 
 /** Results over this size are shown to the model as head + tail + a reference (SPEC 7.3). */

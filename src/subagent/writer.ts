@@ -1,4 +1,5 @@
 import type { ShellSandbox } from '../sandbox/sandbox.js';
+import { withRepoLock } from '../worktree/git.js';
 import { inspectRepo, type RepoState } from '../worktree/repo.js';
 import { restoreStore, type StoreSnapshot, snapshotStore } from '../worktree/store-guard.js';
 import {
@@ -85,9 +86,11 @@ export async function prepareWriter(
   if (dirty) throw new Error(dirty);
   if (plan.isolation === 'serialize' || repo.kind !== 'git' || repo.head === null)
     return { root: projectRoot };
-  const worktree = await addWorktree(repo.top, repo.head, env);
-  const own = await inspectRepo(worktree.path);
-  const snapshot = await snapshotStore(repo.top, repo.commonDir, own.kind === 'git' ? own.gitDir : undefined);
+  const head = repo.head;
+  const { worktree, snapshot } = await withRepoLock(repo.commonDir, async () => {
+    const made = await addWorktree(repo.top, head, env);
+    return { worktree: made, snapshot: await snapshotStore(repo.top, repo.commonDir) };
+  });
   return {
     root: worktree.path,
     sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir }),
@@ -110,21 +113,17 @@ export interface FinishedWriter {
  */
 export async function finishWriter(
   worktree: NonNullable<PreparedWriter['worktree']>,
-  liveBranches: ReadonlySet<string>,
 ): Promise<FinishedWriter> {
-  const undone = await restoreStore(
-    worktree.repoTop,
-    worktree.commonDir,
-    worktree.snapshot,
-    (ref) =>
-      ref === `refs/heads/${worktree.branch}` ||
-      (ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`) &&
-        liveBranches.has(ref.slice('refs/heads/'.length))),
-  );
-  const state = await inspectWorktree(worktree.repoTop, worktree);
-  if (!state.dirty && state.commits.length === 0) {
-    await removeWorktree(worktree.repoTop, worktree);
-    return { state, removed: true, undone };
-  }
-  return { state, removed: false, undone };
+  return withRepoLock(worktree.commonDir, async () => {
+    // Any writer's branch may come and go meanwhile (concurrent writers); every other ref is the user's.
+    const undone = await restoreStore(worktree.repoTop, worktree.commonDir, worktree.snapshot, (ref) =>
+      ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`),
+    );
+    const state = await inspectWorktree(worktree.repoTop, worktree);
+    if (!state.dirty && state.commits.length === 0) {
+      await removeWorktree(worktree.repoTop, worktree);
+      return { state, removed: true, undone };
+    }
+    return { state, removed: false, undone };
+  });
 }

@@ -68,3 +68,21 @@ export async function commitEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
     GIT_COMMITTER_EMAIL: FALLBACK_IDENTITY.GIT_AUTHOR_EMAIL,
   };
 }
+
+const repoLocks = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` after every earlier call for the same repository (its common git dir) has settled: cadre's own
+ * changes to a shared store (adding and removing writers' worktrees and branches, the guard's checks) never
+ * race each other on git's lock files.
+ */
+export function withRepoLock<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
+  const previous = repoLocks.get(commonDir) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  const settled = next.catch(() => undefined);
+  repoLocks.set(commonDir, settled);
+  void settled.then(() => {
+    if (repoLocks.get(commonDir) === settled) repoLocks.delete(commonDir);
+  });
+  return next;
+}

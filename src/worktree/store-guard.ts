@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { git } from './git.js';
+import { TASK_BRANCH_PREFIX } from './worktree.js';
 
 /**
  * What a writer could change in the git store it shares with the user's checkout: every ref, the HEAD
@@ -22,14 +23,16 @@ async function readRefs(repoTop: string): Promise<Map<string, string>> {
   return refs;
 }
 
-/** HEAD of the main checkout and of every linked worktree but `own`, plus the config file. */
-function guardedFiles(commonDir: string, ownWorktreeGitDir: string | undefined): string[] {
+/**
+ * HEAD of the main checkout and of the user's own linked worktrees, plus the config file. Writers'
+ * worktrees (`cadre-task-*`, this one's included) come and go while a writer runs and are not guarded.
+ */
+function guardedFiles(commonDir: string): string[] {
   const files = [join(commonDir, 'HEAD'), join(commonDir, 'config')];
   const linked = join(commonDir, 'worktrees');
   if (existsSync(linked)) {
     for (const name of readdirSync(linked)) {
-      const dir = join(linked, name);
-      if (dir !== ownWorktreeGitDir) files.push(join(dir, 'HEAD'));
+      if (!name.startsWith(TASK_BRANCH_PREFIX)) files.push(join(linked, name, 'HEAD'));
     }
   }
   return files.filter((f) => existsSync(f));
@@ -40,13 +43,9 @@ function hookNames(commonDir: string): Set<string> {
   return new Set(existsSync(dir) ? readdirSync(dir) : []);
 }
 
-export async function snapshotStore(
-  repoTop: string,
-  commonDir: string,
-  ownWorktreeGitDir?: string,
-): Promise<StoreSnapshot> {
+export async function snapshotStore(repoTop: string, commonDir: string): Promise<StoreSnapshot> {
   const files = new Map<string, string>();
-  for (const file of guardedFiles(commonDir, ownWorktreeGitDir)) files.set(file, readFileSync(file, 'utf8'));
+  for (const file of guardedFiles(commonDir)) files.set(file, readFileSync(file, 'utf8'));
   return { refs: await readRefs(repoTop), files, hooks: hookNames(commonDir) };
 }
 
@@ -81,6 +80,8 @@ export async function restoreStore(
     undone.push(`restored ${ref} at ${sha}; it had been deleted while the writer ran`);
   }
   for (const [file, text] of before.files) {
+    // A linked worktree removed meanwhile (`git worktree remove`) is gone with its HEAD: nothing to restore.
+    if (!existsSync(dirname(file))) continue;
     const now = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     if (now === text) continue;
     writeFileSync(file, text);

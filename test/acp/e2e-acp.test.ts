@@ -142,6 +142,19 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       expect(server.requests).toHaveLength(1);
       expect(server.requests[0].view.system?.startsWith('You are the reviewer.')).toBe(true);
       expect(server.requests[0].view.model).toBe('cheap-model');
+
+      const quit = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: '/quit' }],
+      });
+      expect(quit.stopReason).toBe('end_turn');
+      const after = await acp.connection.agent
+        .request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text: 'still there?' }],
+        })
+        .catch((e: unknown) => e);
+      expect((after as RequestError).message).toContain('closed');
       await acp.close();
     },
     TIMEOUT,

@@ -1,6 +1,13 @@
 import type { ModelMessage } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { compactIfNeeded, compactionSplit, transcriptOf, withSummary } from '../../src/agent/compaction.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  CompactionBackoff,
+  compactIfNeeded,
+  compactionSplit,
+  estimateTokens,
+  transcriptOf,
+  withSummary,
+} from '../../src/agent/compaction.js';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const assistantCall = (id: string): ModelMessage => ({
@@ -75,5 +82,94 @@ describe('compactIfNeeded', () => {
 
   it('cuts long tool results in the transcript', () => {
     expect(transcriptOf([toolResult('1', 'q'.repeat(5000))])).toContain('… (cut)');
+  });
+});
+
+describe('compaction keeps the request under the window', () => {
+  const big = (i: number, chars: number) => [
+    assistantCall(String(i)),
+    toolResult(String(i), 'r'.repeat(chars)),
+  ];
+
+  it('shortens old tool results first, without a summary call when that is enough', async () => {
+    const messages = [user('go'), ...Array.from({ length: 8 }, (_, i) => big(i, 8000)).flat()];
+    let summarized = false;
+    const result = await compactIfNeeded(messages, 0, {
+      contextWindow: 16_000,
+      summarize: async () => {
+        summarized = true;
+        return 'S';
+      },
+    });
+    expect(summarized).toBe(false);
+    expect(result).toHaveLength(messages.length);
+    expect(estimateTokens(result ?? [])).toBeLessThan(16_000 * 0.8);
+    expect(JSON.stringify(result?.[2])).toContain('characters cut by context compaction');
+    // The recent tail keeps its tool results whole.
+    expect(result?.at(-1)).toBe(messages.at(-1));
+  });
+
+  it('after summarizing, truncates a single oversized recent message with a marker', async () => {
+    const huge = user(`paste: ${'p'.repeat(200_000)}`);
+    const messages = [
+      user('go'),
+      ...big(0, 10),
+      ...big(1, 10),
+      ...big(2, 10),
+      huge,
+      ...big(3, 10),
+      ...big(4, 10),
+    ];
+    const result = await compactIfNeeded(messages, 0, { contextWindow: 10_000, summarize: async () => 'S' });
+    expect(estimateTokens(result ?? [])).toBeLessThan(10_000 * 0.8);
+    expect(JSON.stringify(result)).toContain('characters cut by context compaction');
+    expect(JSON.stringify(result)).toContain('<conversation-summary>');
+  });
+
+  it('backs off after a failed compaction instead of calling the summarizer every turn', async () => {
+    const messages = [user('go'), ...Array.from({ length: 10 }, (_, i) => big(i, 100)).flat()];
+    const backoff = new CompactionBackoff();
+    let calls = 0;
+    const policy = {
+      contextWindow: 100,
+      backoff,
+      summarize: async () => {
+        calls++;
+        throw new Error('summarizer down');
+      },
+    };
+    const attempts: string[] = [];
+    for (let turn = 0; turn < 8; turn++) {
+      attempts.push(
+        await compactIfNeeded(messages, 10_000, policy).then(
+          (r) => (r ? 'compacted' : 'skipped'),
+          () => 'failed',
+        ),
+      );
+    }
+    // Failures at turns 0, 2 and 5: skipped 1, then 2, then 4 turns.
+    expect(attempts).toEqual([
+      'failed',
+      'skipped',
+      'failed',
+      'skipped',
+      'skipped',
+      'failed',
+      'skipped',
+      'skipped',
+    ]);
+    expect(calls).toBe(3);
+  });
+
+  it('estimates size incrementally: a message already measured is not serialized again', () => {
+    const messages = [user('a'), user('b')];
+    const first = estimateTokens(messages);
+    const spy = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(estimateTokens([...messages, user('c')])).toBeGreaterThan(first);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

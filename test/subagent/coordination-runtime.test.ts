@@ -211,3 +211,39 @@ describe('isolated writers in worktrees', () => {
     );
   });
 });
+
+describe("the parent's own writes (SPEC 10)", () => {
+  it('fail at once while a writer holds the file through its claim, and go through afterwards', async () => {
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: ModelRequest[] = [];
+    const h = harness({
+      git: true,
+      config: { subagent_dispatch_strategy: 'off', subagent_write_isolation: 'serialize' },
+      child: () =>
+        (async function* () {
+          await blocked;
+          yield* reply(text('writer done'));
+        })(),
+      main: (n, request) => {
+        seen.push(request);
+        if (n === 1) return reply([call('task', { agent: 'implementer', prompt: 'w', background: true })]);
+        if (n === 2) return reply([call('write', { path: 'mine.txt', content: 'x' })]);
+        if (n === 3) {
+          release();
+          return reply(text('waiting'));
+        }
+        if (n === 4) return reply([call('write', { path: 'mine.txt', content: 'x' })]);
+        return reply(text('done'));
+      },
+    });
+    await h.runtime.prompt('go');
+    const writer = idIn(toolResults(seen[1])[0]);
+    expect(toolResults(seen[2])[0]).toBe(
+      `cannot write mine.txt now: claim: . held by ${writer}. A subagent is writing it; wait for it to finish.`,
+    );
+    expect(toolResults(seen[4])[0]).toMatch(/^Created mine\.txt/);
+  });
+});

@@ -72,6 +72,15 @@ describe('subagent_dispatch_strategy at start-up', () => {
     expect(server.requests[0].view.system).not.toContain('# Coordinated dispatch');
   });
 
+  it('max_parallel_writers above max_subagent_concurrency is a configuration error (exit 2)', async () => {
+    const server = await scriptedServer(script().text('never asked'));
+    const p = project(server, { max_subagent_concurrency: 2, max_parallel_writers: 5 });
+    const run = await cadre(p, ['-p', 'go']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('max_parallel_writers (5) may not be above max_subagent_concurrency (2)');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('an invalid value is off with a warning', async () => {
     const server = await scriptedServer(script().text('done'));
     const p = project(server, { subagent_dispatch_strategy: 'sometimes' });

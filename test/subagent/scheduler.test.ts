@@ -183,8 +183,13 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     });
   });
 
-  it('after path-bound writes a whole-workspace claim shrinks to the touched files', async () => {
-    const { scheduler, leases } = schedule(WIDE, [writer('w', 'workspace'), writer('x', ['other.ts'])]);
+  it('after path-bound writes a shrinkable whole-workspace claim shrinks to the touched files', async () => {
+    const shrinkable: SlotRequest = {
+      taskId: 'w',
+      writer: true,
+      claim: { ...claim('workspace'), shrinkable: true },
+    };
+    const { scheduler, leases } = schedule(WIDE, [shrinkable, writer('x', ['other.ts'])]);
     await scheduler.waitFor((s) => s.queued().length === 1);
     await Promise.resolve();
     leases.get('w')?.realize('mine.ts');
@@ -193,8 +198,22 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     expect(scheduler.reserveMomentarily(claim(['mine.ts']))).toBe('claim: mine.ts held by w');
   });
 
+  it('a serialized task writer keeps its whole checkout: its claim does not shrink', async () => {
+    const { scheduler, leases } = schedule(WIDE, [writer('w', 'workspace'), writer('x', ['other.ts'])]);
+    await scheduler.waitFor((s) => s.queued().length === 1);
+    await Promise.resolve();
+    leases.get('w')?.realize('mine.ts');
+    leases.get('w')?.shrink();
+    expect(scheduler.queued()).toEqual([{ taskId: 'x', position: 1, cause: 'claim: . held by w' }]);
+  });
+
   it('a writer that ran bash is widened back to the whole workspace and can no longer shrink', async () => {
-    const { scheduler, leases } = schedule(WIDE, [writer('w', ['a.ts'])]);
+    const shrinkable: SlotRequest = {
+      taskId: 'w',
+      writer: true,
+      claim: { ...claim('workspace'), shrinkable: true },
+    };
+    const { scheduler, leases } = schedule(WIDE, [shrinkable]);
     await scheduler.waitFor((s) => s.runningCount === 1);
     await Promise.resolve();
     const lease = leases.get('w') as Lease;

@@ -13,9 +13,15 @@ export async function runAgentsCommand(options: { json?: boolean; cwd?: string }
     // Warnings are part of the listing itself; prompt-file warnings are added to the profile ones.
     const registry = { ...workspace.profiles, warnings: workspace.warnings };
     const config = workspace.loaded.config;
-    if (options.json)
+    // The JSON document keeps exactly SPEC 1's keys; the listing also names the instructions files loaded.
+    const instructions = workspace.instructions.map((f) => f.path);
+    if (options.json) {
       process.stdout.write(`${JSON.stringify(agentsJson(registry, roles, config), null, 2)}\n`);
-    else process.stdout.write(formatAgentsText(registry, roles, config));
+    } else {
+      process.stdout.write(formatAgentsText(registry, roles, config));
+      const listed = instructions.length > 0 ? instructions.map((p) => `  ${p}`) : ['  (none)'];
+      process.stdout.write(`\nProject instructions (main agent):\n${listed.join('\n')}\n`);
+    }
     return 0;
   } catch (error) {
     if (error instanceof ConfigError) {

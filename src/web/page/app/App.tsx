@@ -56,6 +56,7 @@ export function App() {
       })
       .catch(sayError);
   }, [key, sayError]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `attempt` (Reconnect) follows the stream anew
   useEffect(() => {
     if (key === null) return;
     dispatch({ type: 'reset' });
@@ -155,7 +156,7 @@ export function App() {
       <main class="layout">
         <section class="chat" aria-label="Chat">
           <Transcript entries={transcript.entries} />
-          {ask && <AskDialog ask={ask} waiting={state.asks.length - 1} answer={answer} />}
+          {ask && <AskDialog key={ask.id} ask={ask} waiting={state.asks.length - 1} answer={answer} />}
           <Composer
             running={running}
             summaries={summaries}
@@ -174,6 +175,7 @@ export function App() {
           />
           <TodoList todos={state.todos} />
           <SessionList
+            key={state.sessionId}
             currentSessionId={state.sessionId}
             open={(sessionId) =>
               api.reopen(sessionId).then(({ key: opened }) => {

@@ -59,13 +59,10 @@ export function AskDialog({ ask, waiting, answer }: Props) {
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDivElement>(null);
   const reasonBox = useRef<HTMLTextAreaElement>(null);
+  // Each ask mounts a fresh dialog (keyed by its id), focused so Tab reaches its buttons first.
   useEffect(() => {
-    setReason('');
-    setReply('');
-    setNeedReason(false);
-    setBusy(false);
     dialog.current?.focus();
-  }, [ask.id]);
+  }, []);
 
   const send = async (value: UserAnswer) => {
     setBusy(true);

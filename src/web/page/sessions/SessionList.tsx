@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { PastSession } from '../../server/hub.js';
 import { api } from '../api/client.js';
 
@@ -16,17 +16,21 @@ function when(epochMs: number): string {
 export function SessionList({ currentSessionId, open }: Props) {
   const [sessions, setSessions] = useState<PastSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () =>
-    api
-      .sessions()
-      .then((list) => {
-        setSessions(list.past);
-        setError(null);
-      })
-      .catch((failure: Error) => setError(failure.message));
+  const refresh = useCallback(
+    () =>
+      api
+        .sessions()
+        .then((list) => {
+          setSessions(list.past);
+          setError(null);
+        })
+        .catch((failure: Error) => setError(failure.message)),
+    [],
+  );
+  // Mounted afresh for each shown session (the parent keys it by the session id).
   useEffect(() => {
     void refresh();
-  }, [currentSessionId]);
+  }, [refresh]);
   return (
     <section class="panel" aria-labelledby="sessions-title">
       <details

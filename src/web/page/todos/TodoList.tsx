@@ -10,6 +10,7 @@ export function TodoList({ todos }: { todos: TodoItem[] }) {
       <h2 id="todos-title">Todo</h2>
       <ul class="todos">
         {todos.map((todo, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole; an item is its place in it
           <li key={index} class={`todo todo-${todo.status}`}>
             <span aria-hidden="true">{MARK[todo.status]}</span>{' '}
             <span class="sr-only">{todo.status.replace('_', ' ')}: </span>

@@ -11,6 +11,7 @@ export function Diff({ files }: { files: FileDiff[] }) {
           {file.path !== '' && <figcaption class="diff-path">{file.path}</figcaption>}
           <pre>
             {file.lines.map((line, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a diff line has no identity beyond its place
               <div class={`diff-line diff-${line.kind}`} key={index}>
                 <span class="diff-sign" aria-hidden="true">
                   {SIGN[line.kind]}

@@ -522,6 +522,8 @@ export class SessionController {
       result = await command.run({ session: this, args, signal });
     } catch (error) {
       result = { text: `/${command.name}: ${(error as Error).message ?? String(error)}`, isError: true };
+      // A command that calls a model (`/compact`) and throws was interrupted, or failed; it was not refused.
+      if (command.turn?.(args)) result.stopReason = signal.aborted ? 'cancelled' : 'model_error';
     }
     this.publish({
       type: 'command_output',

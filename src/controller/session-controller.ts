@@ -234,6 +234,7 @@ export class SessionController {
   submit(text: string, options: { whenBusy?: 'queue' | 'reject' } = {}): SubmitHandle {
     const id = randomUUID();
     if (this.closed) return this.settled(id, text, 'refused', 'the session is closed');
+    if (text.trim() === '') return this.settled(id, text, 'refused', 'the prompt is empty: nothing to send');
     const parsed = parseInput(
       text,
       (name) => this.lookupCommand(name),

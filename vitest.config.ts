@@ -14,7 +14,7 @@ export default defineConfig({
     },
   ],
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

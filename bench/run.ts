@@ -8,6 +8,7 @@ import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
+import { benchTui } from './tui.js';
 import { benchWorktree } from './worktree.js';
 
 interface Row {
@@ -49,6 +50,27 @@ async function main(): Promise<number> {
     {
       name: 'cold start / node baseline',
       value: `${(cold.medianMs / cold.nodeBaselineMs).toFixed(2)}x`,
+      target: '',
+      ok: null,
+    },
+  );
+  const tui = await benchTui();
+  rows.push(
+    {
+      name: `interactive: pty spawn to the first frame with the input ready (${tui.runs} runs)`,
+      value: ms(tui.firstFrameMs),
+      target: '< 300 ms',
+      ok: tui.firstFrameMs < 300,
+    },
+    {
+      name: '  same / headless cold start',
+      value: `${(tui.firstFrameMs / cold.medianMs).toFixed(2)}x`,
+      target: '',
+      ok: null,
+    },
+    {
+      name: `interactive: keystroke to echo with a ${tui.transcriptMessages}-message transcript (${tui.keystrokes} keys)`,
+      value: ms(tui.keystrokeEchoMs),
       target: '',
       ok: null,
     },

@@ -19,8 +19,11 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   loader: { '.txt': 'text' },
+  // React and its reconciler ship a development build chosen at run time by NODE_ENV; a CLI runs production.
+  define: { 'process.env.NODE_ENV': '"production"' },
   // The native SQLite addon stays in node_modules; the tree-sitter runtime is imported by file URL at run time.
-  external: ['better-sqlite3'],
+  // ink loads React's devtools only when DEV=true: an optional peer never installed with cadre.
+  external: ['better-sqlite3', 'react-devtools-core'],
   banner: {
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },

@@ -78,6 +78,7 @@ async function modelTurn(
 ): Promise<TurnOutput> {
   const policy = opts.retry ?? retryPolicyFromEnv(process.env);
   const sleep = opts.sleep ?? abortableSleep;
+  let emptyRetried = false;
   for (let attempt = 1; ; attempt++) {
     const out: TurnOutput = {
       text: '',
@@ -117,7 +118,21 @@ async function modelTurn(
         failure = part.error;
       }
     }
-    if (failure === undefined) return out;
+    if (failure === undefined) {
+      if (out.calls.length > 0 || out.text.trim() !== '') return out;
+      // An empty final answer (no text, no tool call) is asked for once more, then it is an error.
+      if (emptyRetried) throw new ModelCallFailed(`the model returned an empty answer twice (turn ${turn})`);
+      emptyRetried = true;
+      opts.emit({
+        type: 'retry',
+        agent: opts.agent,
+        attempt,
+        maxAttempts: policy.maxAttempts,
+        delayMs: 0,
+        cause: 'empty answer',
+      });
+      continue;
+    }
     if (opts.signal.aborted) throw opts.signal.reason ?? new Error('cancelled');
     const classified = classifyModelError(failure);
     if (!classified.retryable || attempt >= policy.maxAttempts) {

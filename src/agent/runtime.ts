@@ -54,6 +54,7 @@ import type { PlanMode } from '../tool/plan-mode.js';
 import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
+import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
 import {
   CompactionBackoff,
   compactIfNeeded,
@@ -69,7 +70,7 @@ import compactionPrompt from './prompts/compaction.txt';
 import planModeReminder from './prompts/mode-plan.txt';
 import reviewModeReminder from './prompts/mode-review.txt';
 import defaultSystemPrompt from './prompts/system.txt';
-import { type Asker, headlessAsker, type PermissionDenialRecord } from './tool-runner.js';
+import { type Asker, headlessAsker, type PermissionDenialRecord, runToolCalls } from './tool-runner.js';
 import { toolSpecsFor } from './tool-specs.js';
 import { headlessUser, type UserChannel } from './user-channel.js';
 
@@ -602,9 +603,26 @@ export class AgentRuntime {
       .join('\n\n');
   }
 
-  /** Runs one user message to completion. */
-  prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
-    return this.runTurn({ role: 'user', content: text }, signal);
+  /** Runs one user message to completion; files it names with `@path` are attached through a gated `read`. */
+  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<LoopResult> {
+    return this.runTurn({ role: 'user', content: await this.attachMentionedFiles(text, signal) }, signal);
+  }
+
+  /** Each `@path` file read as the main agent would read it (the gate decides, asks reach the user). */
+  private async attachMentionedFiles(text: string, signal: AbortSignal): Promise<string> {
+    const paths = mentionedFiles(text, this.projectRoot);
+    if (paths.length === 0) return text;
+    const outcomes = await runToolCalls(attachmentCalls(paths), {
+      agent: 'main',
+      tools: new Map(this.universeTools.map((t) => [t.name, t])),
+      gate: this.liveGate,
+      ask: this.options.ask ?? headlessAsker,
+      context: { ...this.context, signal },
+      emit: this.options.emit,
+      onDenied: (record) => this.permissionDenials.push(record),
+      onApproved: (rule) => this.rememberApproval(rule),
+    });
+    return withAttachments(text, outcomes);
   }
 
   /**

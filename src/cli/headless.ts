@@ -24,13 +24,6 @@ export interface HeadlessOptions extends AgentOptions {
  * of the session controller: the task goes through `submit`, so a leading `/command` runs that command.
  */
 export async function runHeadlessCommand(options: HeadlessOptions): Promise<number> {
-  // Without -p on a terminal the user wants the interactive UI; piped input is a headless task.
-  if (!options.print && process.stdin.isTTY) {
-    process.stderr.write(
-      'cadre: the interactive terminal UI is not available yet; run a task with cadre -p "<task>"\n',
-    );
-    return 2;
-  }
   const started = Date.now();
   let controller: SessionController;
   let task: string;

@@ -47,11 +47,20 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
     if (!options.print && task.length > 0) {
-      const { wordsWithoutPrintMessage } = await import('./unknown-command.js');
-      throw new UsageError(
-        wordsWithoutPrintMessage(task, commandNames(program), process.stdin.isTTY === true),
-      );
+      // Words without -p are never a headless task (issue 16): a near miss of a command is a typo; on a
+      // terminal anything else is the interactive UI's first prompt.
+      const { closestCommand, wordsWithoutPrintMessage } = await import('./unknown-command.js');
+      const typo = task.length === 1 && closestCommand(task[0], commandNames(program)) !== undefined;
+      if (typo || !terminal) throw new UsageError(wordsWithoutPrintMessage(task, commandNames(program)));
+    }
+    // Without -p on a terminal the user wants the interactive UI; piped input or output is a headless run.
+    // The UI and React load only here.
+    if (!options.print && terminal) {
+      const { runInteractive } = await import('../tui/run.js');
+      process.exitCode = await runInteractive({ ...options, task });
+      return;
     }
     const { runHeadlessCommand } = await import('./headless.js');
     process.exitCode = await runHeadlessCommand({ ...options, task });

@@ -27,19 +27,12 @@ export function closestCommand(word: string, commands: readonly string[]): strin
 }
 
 /**
- * Why positional words given without `-p` do not run (SPEC 1, issue 16 B8): they are never a headless
- * task. A near-miss of a command gets the suggestion; otherwise the user is told to use `-p` (on a
- * terminal, until the interactive UI exists to take them as its first prompt).
+ * Why positional words given without `-p` do not run headless (SPEC 1, issue 16 B8): a near miss of a
+ * command gets the suggestion; otherwise (no terminal to open the interactive UI on) the user is told to
+ * use `-p`.
  */
-export function wordsWithoutPrintMessage(
-  words: readonly string[],
-  commands: readonly string[],
-  terminal: boolean,
-): string {
+export function wordsWithoutPrintMessage(words: readonly string[], commands: readonly string[]): string {
   const suggestion = closestCommand(words[0], commands);
   if (suggestion) return `unknown command "${words[0]}"; did you mean "cadre ${suggestion}"?`;
-  const headless = `cadre -p ${JSON.stringify(words.join(' '))}`;
-  return terminal
-    ? `the interactive terminal UI is not available yet; run the task with ${headless}`
-    : `"${words[0]}" is not a command; to run a task headless use ${headless}`;
+  return `"${words[0]}" is not a command; to run a task headless use cadre -p ${JSON.stringify(words.join(' '))}`;
 }

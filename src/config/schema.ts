@@ -15,6 +15,10 @@ export const ProviderAliasSchema = z
     script: z.string().optional(),
     /** Context window in tokens, for compaction; defaults from the model table. */
     context_window: z.number().int().positive().optional(),
+    /** How long to wait for the server to start answering (default 60000). */
+    connect_timeout_ms: z.number().int().positive().optional(),
+    /** How long the answer's stream may stay silent between chunks (default 300000). */
+    idle_timeout_ms: z.number().int().positive().optional(),
   })
   .strict()
   .refine((p) => p.type !== 'scripted' || p.script !== undefined, {

@@ -1,6 +1,7 @@
 import type { LanguageModel, streamText } from 'ai';
 import { ConfigError } from '../config/load.js';
 import type { Effort, ModelParams, ModelRoute } from './route.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, timedFetch } from './timed-fetch.js';
 
 type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
 
@@ -37,7 +38,16 @@ export function providerOptionsFor(route: ModelRoute, params: ModelParams): Prov
 const cache = new Map<string, Promise<LanguageModel>>();
 
 function routeKey(route: ModelRoute): string {
-  return JSON.stringify([route.type, route.model, route.baseURL, route.apiKey, route.headers, route.script]);
+  return JSON.stringify([
+    route.type,
+    route.model,
+    route.baseURL,
+    route.apiKey,
+    route.headers,
+    route.script,
+    route.connectTimeoutMs,
+    route.idleTimeoutMs,
+  ]);
 }
 
 /** Builds the `ai` SDK model for a route, importing only that provider's package. */
@@ -52,32 +62,45 @@ export function createLanguageModel(route: ModelRoute): Promise<LanguageModel> {
   return model;
 }
 
+/** The provider's fetch with cadre's connect and idle limits (per alias, defaults for a slow reasoning model). */
+function fetchFor(route: ModelRoute): typeof fetch {
+  return timedFetch({
+    connectMs: route.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleMs: route.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  });
+}
+
 async function buildModel(route: ModelRoute): Promise<LanguageModel> {
+  const fetch = fetchFor(route);
   switch (route.type) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
-      return createAnthropic({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers })(
+      return createAnthropic({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers, fetch })(
         route.model,
       );
     }
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');
-      return createOpenAI({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers })(
+      return createOpenAI({ apiKey: route.apiKey, baseURL: route.baseURL, headers: route.headers, fetch })(
         route.model,
       );
     }
     case 'openai-compatible': {
       if (!route.baseURL) throw new ConfigError(`provider ${route.alias ?? route.type} needs "base_url"`);
-      return compatibleModel(route, route.baseURL);
+      return compatibleModel(route, route.baseURL, fetch);
     }
     case 'scripted': {
       const { scriptedBaseUrl } = await import('./scripted-route.js');
-      return compatibleModel(route, await scriptedBaseUrl(route));
+      return compatibleModel(route, await scriptedBaseUrl(route), fetch);
     }
   }
 }
 
-async function compatibleModel(route: ModelRoute, baseURL: string): Promise<LanguageModel> {
+async function compatibleModel(
+  route: ModelRoute,
+  baseURL: string,
+  fetch: typeof globalThis.fetch,
+): Promise<LanguageModel> {
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   return createOpenAICompatible({
     name: route.alias ?? 'openai-compatible',
@@ -85,5 +108,6 @@ async function compatibleModel(route: ModelRoute, baseURL: string): Promise<Lang
     apiKey: route.apiKey,
     headers: route.headers,
     includeUsage: true,
+    fetch,
   })(route.model);
 }

@@ -17,6 +17,8 @@ export interface ModelRoute {
   headers?: Record<string, string>;
   script?: string;
   contextWindow?: number;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 /** Sampling parameters that travel with a route (profile reasoning/temperature, SPEC 4.2). */
@@ -51,6 +53,8 @@ export function routeFromAlias(alias: string, entry: ProviderAlias, env: NodeJS.
     headers: entry.headers,
     script: entry.script,
     contextWindow: entry.context_window,
+    connectTimeoutMs: entry.connect_timeout_ms,
+    idleTimeoutMs: entry.idle_timeout_ms,
   };
 }
 

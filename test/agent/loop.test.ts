@@ -340,3 +340,20 @@ describe('runAgentLoop', () => {
     expect(second.value).toMatch(/^Permission denied/);
   });
 });
+
+describe('an empty final answer', () => {
+  it('is asked for once more, and the second answer is used', async () => {
+    const { caller, requests } = scriptedCaller([{}, { text: 'real answer' }]);
+    const result = await runAgentLoop(options(caller, []));
+    expect(result).toMatchObject({ stopReason: 'completed', text: 'real answer' });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('twice is a model error, not an empty success', async () => {
+    const { caller, requests } = scriptedCaller([{}, { text: '   ' }, { text: 'never asked' }]);
+    const result = await runAgentLoop(options(caller, []));
+    expect(result.stopReason).toBe('model_error');
+    expect(result.error).toMatch(/empty answer twice/);
+    expect(requests).toHaveLength(2);
+  });
+});

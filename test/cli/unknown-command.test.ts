@@ -33,9 +33,12 @@ describe('closestCommand', () => {
 });
 
 describe('positional words without -p', () => {
-  it('on a terminal they are not a headless task: the UI is not there yet, use -p', () => {
-    expect(wordsWithoutPrintMessage(['fix', 'it'], COMMANDS, true)).toBe(
-      'the interactive terminal UI is not available yet; run the task with cadre -p "fix it"',
+  it('are not a headless task: a near miss of a command is named, anything else says to use -p', () => {
+    expect(wordsWithoutPrintMessage(['agnets'], COMMANDS)).toBe(
+      'unknown command "agnets"; did you mean "cadre agents"?',
+    );
+    expect(wordsWithoutPrintMessage(['fix', 'it'], COMMANDS)).toBe(
+      '"fix" is not a command; to run a task headless use cadre -p "fix it"',
     );
   });
 

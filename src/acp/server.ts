@@ -146,7 +146,8 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      if (sessions.has(params.sessionId))
+      // A session ended by `/quit` may be loaded again; a live one may not be opened twice.
+      if (sessions.get(params.sessionId)?.closed === false)
         throw RequestError.invalidRequest({ sessionId: params.sessionId }, 'that session is already open');
       const { store } = await load();
       if (!store.getSession(params.sessionId)) {

@@ -64,6 +64,11 @@ export class AcpSession {
     this.unsubscribe = controller.subscribe((event) => this.onEvent(event)).close;
   }
 
+  /** Ended (by `/quit`): its controller takes no more prompts. */
+  get closed(): boolean {
+    return this.controller.snapshot().status === 'closed';
+  }
+
   /** Advertises the commands once the client knows the session (after the new/load response). */
   announce(): void {
     this.send({

@@ -234,6 +234,7 @@ export class SessionController {
   submit(text: string, options: { whenBusy?: 'queue' | 'reject' } = {}): SubmitHandle {
     const id = randomUUID();
     if (this.closed) return this.settled(id, text, 'refused', 'the session is closed');
+    if (text.trim() === '') return this.settled(id, text, 'refused', 'the prompt is empty: nothing to send');
     const parsed = parseInput(
       text,
       (name) => this.lookupCommand(name),
@@ -522,6 +523,8 @@ export class SessionController {
       result = await command.run({ session: this, args, signal });
     } catch (error) {
       result = { text: `/${command.name}: ${(error as Error).message ?? String(error)}`, isError: true };
+      // A command that calls a model (`/compact`) and throws was interrupted, or failed; it was not refused.
+      if (command.turn?.(args)) result.stopReason = signal.aborted ? 'cancelled' : 'model_error';
     }
     this.publish({
       type: 'command_output',

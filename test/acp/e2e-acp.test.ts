@@ -334,6 +334,34 @@ describe('cadre acp bad input', () => {
   );
 
   it(
+    'a session ended by /quit can be loaded again in the same server, replaying its conversation',
+    async () => {
+      const server = await scriptedServer(script().text('first answer'));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const prompt = (text: string) =>
+        acp.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+        });
+      await prompt('hello');
+      expect((await prompt('/quit')).stopReason).toBe('end_turn');
+      const before = acp.updates(sessionId).length;
+      await acp.connection.agent.request(methods.agent.session.load, {
+        sessionId,
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      const replayed = acp.updates(sessionId).slice(before);
+      expect(messageText(replayed, 'user_message_chunk')).toBe('hello');
+      expect(messageText(replayed)).toBe('first answer');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a malformed JSON-RPC line gets a parse error and the server keeps serving; logs never reach stdout',
     async () => {
       const server = await scriptedServer(script().text('ok'));

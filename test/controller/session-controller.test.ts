@@ -111,6 +111,17 @@ describe('SessionController turns and the event stream', () => {
     expect(s.mainCalls()).toHaveLength(1);
   });
 
+  it('an empty or blank prompt is refused with a message and never reaches the model', async () => {
+    const s = await openTestSession(() => ({ text: 'ok' }));
+    for (const text of ['', '   ', '\n\t']) {
+      const outcome = await s.controller.submit(text).outcome;
+      expect(outcome).toMatchObject({ stopReason: 'refused', isError: true });
+      expect(outcome.error).toContain('empty');
+    }
+    expect(s.calls).toEqual([]);
+    expect(s.controller.snapshot().status).toBe('idle');
+  });
+
   it('interrupt cancels the turn; a second interrupt while idle does nothing', async () => {
     const s = await openTestSession(() => new Promise(() => {}));
     const handle = s.controller.submit('hang');

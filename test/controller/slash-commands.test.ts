@@ -216,7 +216,9 @@ describe('slash commands through the controller', () => {
 
   it('/compact summarizes the older conversation; /clear starts a new session', async () => {
     const s = await openTestSession((call) =>
-      call.system.includes('summar') ? { text: 'SUMMARY OF EARLIER' } : { text: `reply ${s.calls.length}` },
+      call.system.startsWith('Summarize')
+        ? { text: 'SUMMARY OF EARLIER' }
+        : { text: `reply ${s.calls.length}` },
     );
     expect((await s.controller.submit('/compact').outcome).text).toContain('nothing to compact');
     for (const n of [1, 2, 3, 4]) await s.controller.submit(`prompt ${n}`).outcome;
@@ -232,6 +234,31 @@ describe('slash commands through the controller', () => {
     expect(await s.next('session_changed')).toMatchObject({ sessionId: s.controller.sessionId });
     await s.controller.submit('fresh').outcome;
     expect(s.mainCalls().at(-1)?.messages).toHaveLength(1);
+  });
+
+  it('/compact interrupted ends cancelled, and a summarizer failure is a failed run, not a refusal', async () => {
+    const summarizing = gate<void>();
+    let failSummary = false;
+    const s = await openTestSession(async (call) => {
+      if (!call.system.startsWith('Summarize')) return { text: `reply ${s.calls.length}` };
+      if (failSummary) throw new Error('summarizer is down');
+      summarizing.open();
+      return new Promise(() => {});
+    });
+    for (const n of [1, 2, 3, 4]) await s.controller.submit(`prompt ${n}`).outcome;
+    const compact = s.controller.submit('/compact');
+    await summarizing.promise;
+    expect(s.controller.interrupt()).toBe(true);
+    expect(await compact.outcome).toMatchObject({
+      stopReason: 'cancelled',
+      isError: true,
+      command: 'compact',
+    });
+
+    failSummary = true;
+    const failed = await s.controller.submit('/compact').outcome;
+    expect(failed).toMatchObject({ stopReason: 'model_error', isError: true, command: 'compact' });
+    expect(failed.error).toContain('summarizer is down');
   });
 
   it('/help lists every command of the table and the profiles; /quit asks the client to end', async () => {

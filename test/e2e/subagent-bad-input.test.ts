@@ -100,9 +100,22 @@ describe('cadre subagent: bad input is exit 2 with a message saying what to do, 
       CREATE('globalskill'),
       /a global-skill profile named "globalskill" already exists/,
     ],
-    ['a mission role', CREATE('lead'), /a mission profile named "lead" already exists/],
-    ['a Claude Code agent', CREATE('scout'), /a claude profile named "scout" already exists/],
-    ['a config profile', CREATE('configured'), /a config profile named "configured" already exists/],
+    // The editors cannot change these, so the message only says to pick another name.
+    [
+      'a mission role',
+      CREATE('lead'),
+      /a mission profile named "lead" already exists \(.*\); pick another name\n/,
+    ],
+    [
+      'a Claude Code agent',
+      CREATE('scout'),
+      /a claude profile named "scout" already exists \(.*\); pick another name\n/,
+    ],
+    [
+      'a config profile',
+      CREATE('configured'),
+      /a config profile named "configured" already exists \(config agents.configured\); pick another name\n/,
+    ],
     ['a plain skill', CREATE('styleguide'), /a skill named "styleguide" already exists/],
     [
       'a missing description',
@@ -228,6 +241,16 @@ describe('cadre subagent: bad input is exit 2 with a message saying what to do, 
       'delete of a Claude Code agent',
       ['subagent', 'delete', 'scout', '--yes'],
       /outside project and global scope/,
+    ],
+    [
+      'a --dir that is not a directory',
+      ['subagent', 'list', '--dir', 'nowhere'],
+      /--dir nowhere: not a directory/,
+    ],
+    [
+      'create in a --dir that is not a directory',
+      [...CREATE('fresh'), '--dir', 'prompt.md'],
+      /--dir prompt.md: not a directory/,
     ],
     [
       'try with an empty task',

@@ -7,6 +7,7 @@ import { resolveModelRef } from '../model-routing.js';
 import { profileNameProblem } from '../names.js';
 import { translateToolList } from '../tool-lists.js';
 import { EFFORTS, type Effort } from '../types.js';
+import { scopeOf } from './editable.js';
 
 /** Bad input to a profile editor: the CLI prints the message and exits 2, nothing is changed. */
 export class EditRefused extends Error {
@@ -46,8 +47,10 @@ export function checkNewName(
     );
   }
   if (existing) {
+    const scope = scopeOf(existing.source);
+    const editable = scope === 'project' || scope === 'global';
     throw new EditRefused(
-      `a ${existing.source} profile named "${name}" already exists (${existing.path ?? `config agents.${name}`}); pick another name, or change it with cadre subagent edit ${name}`,
+      `a ${existing.source} profile named "${name}" already exists (${existing.path ?? `config agents.${name}`}); pick another name${editable ? `, or change it with cadre subagent edit ${name}` : ''}`,
     );
   }
   const skill = registry.skills.find((s) => s.name === name);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseFrontmatter } from '../../../profile/frontmatter.js';
 import { profileNames } from '../../../profile/load.js';
@@ -9,7 +9,11 @@ import { openWorkspace, printWarnings, type Workspace } from '../../bootstrap.js
 
 /** `--dir PATH` (or `--cwd`): the project the command works on. Load warnings go to stderr, as at every start. */
 export function openProject(options: { dir?: string; cwd?: string }): Workspace {
-  const workspace = openWorkspace(options.dir ?? options.cwd);
+  const dir = options.dir ?? options.cwd;
+  if (dir !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new EditRefused(`${options.dir !== undefined ? '--dir' : '--cwd'} ${dir}: not a directory`);
+  }
+  const workspace = openWorkspace(dir);
   printWarnings(workspace.warnings, process.stderr);
   return workspace;
 }

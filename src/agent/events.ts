@@ -62,6 +62,13 @@ export type AgentEvent =
       branch?: string;
     }
   | {
+      /** A task runs on a remote worker (issue 18); emitted again when another worker takes it over. */
+      type: 'subagent_worker';
+      agent: string;
+      taskId: string;
+      worker: string;
+    }
+  | {
       /** Every task of a coordinator batch is terminal; `text` is the one reconciliation message. */
       type: 'batch_reconciled';
       agent: string;

@@ -136,6 +136,19 @@ function buildProgram(): Command {
     });
 
   program
+    .command('worker')
+    .description('run subagents for roots on other machines: take signed jobs from Redis (workers block)')
+    .option('--redis <url>', 'Redis to take jobs from (overrides workers.redis)')
+    .option('--concurrency <n>', 'jobs run at once (default 1)', positiveInt)
+    .option('--name <name>', 'name shown to roots (default: host name and process id)')
+    .option('--dir <path>', 'cache of the shared repository and worktrees')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (options) => {
+      const { runWorkerCommand } = await import('./commands/worker.js');
+      process.exitCode = await runWorkerCommand(options);
+    });
+
+  program
     .command('demo')
     .description('offline showcase on the scripted model in a temporary git repo')
     .option('--keep', 'keep the temporary repository')

@@ -85,6 +85,10 @@ export class TranscriptPrinter {
             : `${this.label(event.taskId)}works serialized in the parent checkout\n`,
         );
         break;
+      case 'subagent_worker':
+        this.endText();
+        this.out.write(`${this.label(event.taskId)}runs on worker ${event.worker}\n`);
+        break;
       case 'subagent_end':
         this.endText();
         this.out.write(`${who}⇠ ${this.label(event.taskId)}${event.status}\n`);

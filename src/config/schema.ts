@@ -59,6 +59,27 @@ export const McpServerSchema = z.union([
 export type McpServerConfig = z.infer<typeof McpServerSchema>;
 
 const role = z.string().min(1).nullable().optional();
+
+/** Subagents on remote workers (issue 18): the root's backend, and what a `cadre worker` accepts. */
+export const WorkersSchema = z
+  .object({
+    /** `local` (default): children run in this process; `queue`: on `cadre worker`s through Redis. */
+    backend: z.enum(['local', 'queue']).optional(),
+    /** `redis://host:port/db`; a worker's `--redis` overrides it. */
+    redis: z.string().min(1).optional(),
+    /** The shared git repository's URL, as root and workers reach it (compared exactly by workers). */
+    repository: z.string().min(1).optional(),
+    /** The environment variable holding the shared job-signing secret. */
+    secret_env: z.string().min(1).optional(),
+    /** A worker silent this long has its job handed back (BullMQ stalled-job detection). Default 30000. */
+    stalled_after_ms: z.number().int().positive().optional(),
+    /** A job no worker takes within this fails with that reason. Default 120000. */
+    pickup_timeout_ms: z.number().int().positive().optional(),
+    /** Redis unreachable: `local` runs new tasks in this process, `fail` (default) fails them. */
+    fallback: z.enum(['local', 'fail']).optional(),
+  })
+  .strict();
+export type WorkersConfig = z.infer<typeof WorkersSchema>;
 const concurrency = z.number().int().min(1).max(32);
 
 export const ConfigSchema = z
@@ -95,6 +116,7 @@ export const ConfigSchema = z
     sandbox_network: z.boolean().optional(),
     /** Projects whose own config may run things and loosen the walls (`cadre trust`); global config only. */
     trusted_roots: z.array(z.string().min(1)).optional(),
+    workers: WorkersSchema.optional(),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

@@ -30,7 +30,8 @@ export class EventTracker {
     while (current !== undefined && current !== 'main' && !seen.has(current)) {
       seen.add(current);
       const task = this.subagents.get(current);
-      labels.unshift(task ? (task.profile ?? 'subagent') : current);
+      const name = task ? (task.profile ?? 'subagent') : current;
+      labels.unshift(task?.worker ? `${name}@${task.worker}` : name);
       current = task?.parent;
     }
     return ['main', ...labels];
@@ -82,6 +83,11 @@ export class EventTracker {
         });
       case 'subagent_end':
         return this.update(event.taskId, { state: event.status, step: null, endedAt: time });
+      case 'subagent_worker': {
+        const changed = this.update(event.taskId, { worker: event.worker });
+        for (const task of this.subagents.values()) this.relabel(task.id);
+        return changed;
+      }
       case 'turn_start':
         return this.update(event.agent, { state: 'running', queue: undefined });
       case 'tool_call_start':

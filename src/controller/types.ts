@@ -52,9 +52,11 @@ export interface SubagentView {
   id: string;
   /** The dispatching agent: 'main' or a subagent id. */
   parent: string;
-  /** `main › researcher`. */
+  /** `main › researcher`; `main › writer@worker-2` for a task on a remote worker. */
   label: string;
   profile: string | null;
+  /** The remote worker running it (issue 18). */
+  worker?: string;
   description: string;
   background: boolean;
   state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';

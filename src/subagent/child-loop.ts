@@ -3,7 +3,7 @@ import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import { grantMcpTools } from '../mcp/grants.js';
 import type { Profile, Tier } from '../profile/types.js';
-import { addUsage, costOf } from '../provider/pricing.js';
+import { addUsage, costOf, type TokenUsage } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
@@ -69,6 +69,64 @@ export function childGate(host: SubagentHost, profile: Profile | undefined, root
   return gate;
 }
 
+/** The child's first message: its prompt, after the parent's facts pack when its profile asks for one. */
+export function childFirstMessage(host: SubagentHost, { profile, input }: ChildRun): ModelMessage {
+  // The child sees none of the parent's conversation, except the facts pack its profile asks for.
+  const facts = profile?.parentFacts ? parentFactsPack(host.parentMessages()) : '';
+  return { role: 'user', content: facts ? `${facts}\n\n${input.prompt}` : input.prompt };
+}
+
+/** The child's system prompt: its profile's (or the default), then an isolated writer's preamble. */
+export function childSystem({ profile }: ChildRun, prepared: PreparedWriter): string {
+  return [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');
+}
+
+/** How many turns the child may take, and how the cap is named when it is hit. */
+export function childTurns({ task, profile, input }: ChildRun): { maxTurns: number; label: string } {
+  if (task.tier === 'toolless')
+    return { maxTurns: 1, label: 'a toolless subagent answers in one model call' };
+  const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
+  return { maxTurns: maxSteps, label: `max_steps ${maxSteps}` };
+}
+
+/** A tooled child's own session in the store, holding its first message; the parent's for a toolless one. */
+export function openChildSession(
+  host: SubagentHost,
+  { task, route }: ChildRun,
+  cwd: string,
+  firstMessage: ModelMessage,
+): string {
+  if (task.tier === 'toolless') return host.parentSessionId;
+  const session = host.store.createSession({
+    projectRoot: host.projectRoot,
+    cwd,
+    parentId: host.parentSessionId,
+    agent: task.profile ?? undefined,
+    model: route.model,
+  });
+  task.childSessionId = session.id;
+  host.store.updateTask(task.id, { childSessionId: session.id });
+  host.store.appendMessages(session.id, [firstMessage], 0);
+  return session.id;
+}
+
+/** One committed turn of a child: its usage and cost on the task, its messages in its session. */
+export function recordChildTurn(
+  host: SubagentHost,
+  { task, route }: ChildRun,
+  added: ModelMessage[],
+  turn: number,
+  usage: TokenUsage,
+): void {
+  const cost = costOf(route.model, usage);
+  task.usage = addUsage(task.usage, usage);
+  if (cost !== null) task.costUsd = (task.costUsd ?? 0) + cost;
+  if (task.childSessionId) {
+    host.store.appendMessages(task.childSessionId, added, turn);
+    host.store.recordUsage(task.childSessionId, turn, { ...usage, costUsd: cost ?? undefined });
+  }
+}
+
 /** Runs the child's agent loop in its own session, in the checkout `prepared` gives it. */
 export async function runChildLoop(
   host: SubagentHost,
@@ -77,13 +135,8 @@ export async function runChildLoop(
   signal: AbortSignal,
   lease?: Lease,
 ): Promise<LoopResult> {
-  const { task, profile, route, params, input } = child;
-  // The child sees none of the parent's conversation, except the facts pack its profile asks for.
-  const facts = profile?.parentFacts ? parentFactsPack(host.parentMessages()) : '';
-  const firstMessage: ModelMessage = {
-    role: 'user',
-    content: facts ? `${facts}\n\n${input.prompt}` : input.prompt,
-  };
+  const { task, profile, route, params } = child;
+  const firstMessage = childFirstMessage(host, child);
   const own = childTools(
     host,
     child,
@@ -94,20 +147,7 @@ export async function runChildLoop(
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));
-  let sessionId = host.parentSessionId;
-  if (task.tier !== 'toolless') {
-    const session = host.store.createSession({
-      projectRoot: host.projectRoot,
-      cwd: prepared.root,
-      parentId: host.parentSessionId,
-      agent: task.profile ?? undefined,
-      model: route.model,
-    });
-    sessionId = session.id;
-    task.childSessionId = session.id;
-    host.store.updateTask(task.id, { childSessionId: session.id });
-    host.store.appendMessages(session.id, [firstMessage], 0);
-  }
+  const sessionId = openChildSession(host, child, prepared.root, firstMessage);
   // Background shell jobs are the child's own: it cannot read or kill the parent's.
   const context = createToolContext({
     root: prepared.root,
@@ -116,13 +156,12 @@ export async function runChildLoop(
     signal,
     sandbox: prepared.sandbox ?? host.sandbox,
   });
-  const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
-  const system = [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');
+  const turns = childTurns(child);
   try {
     return await runAgentLoop({
       agent: task.id,
       callModel: await host.modelCaller(route, params),
-      system,
+      system: childSystem(child, prepared),
       messages: [firstMessage],
       toolSpecs: toolSpecsFor(allowed),
       tools: {
@@ -133,21 +172,12 @@ export async function runChildLoop(
         onDenied: (record) => host.onDenied(record),
         onApproved: (rule) => host.onApproved(rule),
       },
-      maxTurns: task.tier === 'toolless' ? 1 : maxSteps,
-      turnCapLabel:
-        task.tier === 'toolless' ? 'a toolless subagent answers in one model call' : `max_steps ${maxSteps}`,
+      maxTurns: turns.maxTurns,
+      turnCapLabel: turns.label,
       emit: host.emit,
       signal,
       costOf: (usage) => costOf(route.model, usage),
-      onTurnCommitted: (added, turn, usage) => {
-        const cost = costOf(route.model, usage);
-        task.usage = addUsage(task.usage, usage);
-        if (cost !== null) task.costUsd = (task.costUsd ?? 0) + cost;
-        if (task.childSessionId) {
-          host.store.appendMessages(task.childSessionId, added, turn);
-          host.store.recordUsage(task.childSessionId, turn, { ...usage, costUsd: cost ?? undefined });
-        }
-      },
+      onTurnCommitted: (added, turn, usage) => recordChildTurn(host, child, added, turn, usage),
     });
   } finally {
     context.jobs.killAll();

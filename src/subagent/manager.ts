@@ -17,8 +17,9 @@ import type { SessionStore } from '../session/store.js';
 import { WRITER_TOOLS } from '../tool/names.js';
 import type { AnyTool, ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
+import { type ChildBackend, childBackend } from './backend.js';
 import { Batches } from './batches.js';
-import { type ChildRun, childGate, childTools, runChildLoop } from './child-loop.js';
+import { type ChildRun, childGate, childTools } from './child-loop.js';
 import type { Coordination } from './dispatch-strategy.js';
 import type { FleetInput } from './fleet-plan.js';
 import { type FleetRun, startFleet } from './fleet-run.js';
@@ -140,10 +141,12 @@ export class SubagentManager {
   private coordination: Coordination = { strategy: 'off', readonly: [], readwrite: [], warnings: [] };
   private changed: (() => void)[] = [];
   private readonly sandbox: WriterSandbox;
+  private readonly backend: ChildBackend;
 
   constructor(private readonly host: SubagentHost) {
     this.scheduler = new SubagentScheduler(schedulerLimits(host.config));
     this.sandbox = host.writerSandbox ?? writerSandbox(host.sandbox);
+    this.backend = childBackend(host);
     this.scheduler.onChange(() => this.reportCauses());
   }
 
@@ -492,13 +495,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       if (plan) this.recordIsolation(task, prepared);
       const timeoutSecs = child.profile?.timeoutSecs ?? 600;
       const timeout = AbortSignal.timeout(timeoutSecs * 1000);
-      const result = await runChildLoop(
-        this.host,
-        child,
-        prepared,
-        AbortSignal.any([signal, timeout]),
-        lease,
-      );
+      const result = await this.backend.run(child, prepared, AbortSignal.any([signal, timeout]), lease);
       const outcome =
         result.stopReason === 'completed'
           ? ({ state: 'completed', result: result.text } as const)
@@ -682,7 +679,9 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
 
   private whereIs(task: LiveTask): string {
     if (task.state !== 'queued')
-      return task.state === 'running' ? 'running' : `finished (${task.state.replace('_', ' ')})`;
+      return task.state === 'running'
+        ? `running${task.worker ? ` on worker ${task.worker}` : ''}`
+        : `finished (${task.state.replace('_', ' ')})`;
     const cause = this.scheduler.causeOf(task.id);
     return `queued, position ${this.scheduler.position(task.id)}${cause ? `, waiting for ${cause}` : ''}`;
   }

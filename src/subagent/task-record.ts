@@ -45,6 +45,8 @@ export interface LiveTask {
   notes?: string[];
   /** The fleet item it runs (SPEC 10). */
   fleet?: { id: string; item: string };
+  /** The remote worker running it (issue 18's queue backend). */
+  worker?: string;
   /** A fleet item that never started (a dependency did not complete, or fail_fast). */
   skipped?: boolean;
 }

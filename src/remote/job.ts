@@ -1,0 +1,89 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PermissionCeiling } from '../permission/decide.js';
+import type { PermissionGateOptions } from '../permission/gate.js';
+import type { ModelParams } from '../provider/route.js';
+
+/**
+ * One subagent run as the root hands it to a worker (issue 18): everything the child is made of, computed
+ * by the root. The worker's own config never widens it: rules, tier, ceiling and sandbox come from here;
+ * only the model's credentials and the machine's sandbox paths are the worker's.
+ */
+export interface JobSpec {
+  /** Unique per attempt the root makes; a worker runs an id at most once (no replay). */
+  id: string;
+  taskId: string;
+  /** Epoch ms after which no worker starts it. */
+  expiresAt: number;
+  /** The root's cadre version: a worker of another version refuses the job. */
+  version: string;
+  /** The shared repository, compared exactly with the worker's `workers.repository`. */
+  repository: string;
+  /** The checkout: the base ref the root pushed, its commit, and a writer's own branch. */
+  base?: { ref: string; sha: string };
+  branch?: string;
+  /** `confining`: the child runs tools, so the worker must have a working OS sandbox. */
+  sandbox: { required: 'confining' | 'none'; network: boolean; readOnly: boolean };
+  tier: string;
+  /** The built-in tools the child gets (already narrowed by tier, profile and call). */
+  tools: string[];
+  system: string;
+  prompt: string;
+  maxTurns: number;
+  turnCapLabel: string;
+  timeoutSecs: number;
+  /** A model route by alias (the worker's own provider entry), never a key. */
+  model: { alias?: string; type: string; model: string; params: ModelParams };
+  gate: {
+    options: Omit<PermissionGateOptions, 'ceiling' | 'root' | 'home'>;
+    ceiling: PermissionCeiling;
+    approvals: string[];
+  };
+}
+
+/** What travels through the queue: the job and its signature. */
+export interface SignedJob {
+  spec: JobSpec;
+  signature: string;
+}
+
+/** JSON with object keys sorted at every level, so the signature does not depend on key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function mac(secret: string, spec: JobSpec): string {
+  return createHmac('sha256', secret).update(canonicalJson(spec)).digest('hex');
+}
+
+/** HMAC-SHA256 over the whole job, its id and expiry included (signed, not encrypted). */
+export function signJob(spec: JobSpec, secret: string): SignedJob {
+  return { spec, signature: mac(secret, spec) };
+}
+
+/** Why a worker will not run a job; undefined when it may. */
+export function jobRefusal(
+  job: unknown,
+  secret: string,
+  check: { now: number; alreadyRan(id: string): boolean },
+): string | undefined {
+  if (job === null || typeof job !== 'object') return 'the job is not a signed cadre job';
+  const { spec, signature } = job as Partial<SignedJob>;
+  if (!spec || typeof spec !== 'object' || typeof spec.id !== 'string')
+    return 'the job is not a signed cadre job';
+  if (typeof signature !== 'string' || signature === '') return 'the job is unsigned';
+  const expected = Buffer.from(mac(secret, spec), 'hex');
+  const given = Buffer.from(signature, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return 'the job signature is invalid (a different workers secret, or the job was altered)';
+  if (typeof spec.expiresAt !== 'number' || spec.expiresAt <= check.now)
+    return `the job expired at ${new Date(spec.expiresAt).toISOString()}`;
+  if (check.alreadyRan(spec.id)) return `job ${spec.id} was already run by this worker (replay refused)`;
+  return undefined;
+}

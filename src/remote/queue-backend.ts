@@ -1,0 +1,442 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { LoopResult } from '../agent/loop.js';
+import type { ChildBackend } from '../subagent/backend.js';
+import {
+  type ChildRun,
+  childFirstMessage,
+  childSystem,
+  childTools,
+  childTurns,
+  openChildSession,
+  recordChildTurn,
+} from '../subagent/child-loop.js';
+import type { SubagentHost } from '../subagent/manager.js';
+import type { PreparedWriter } from '../subagent/writer.js';
+import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
+import { git, gitRun, HARDENING } from '../worktree/git.js';
+import { inspectRepo } from '../worktree/repo.js';
+import { type JobSpec, signJob } from './job.js';
+import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
+import {
+  append,
+  connect,
+  describeRedis,
+  eventsKey,
+  loadQueueLibraries,
+  parseEntries,
+  QUEUE_NAME,
+  type QueueLibraries,
+  ready,
+  repliesKey,
+} from './redis.js';
+import type { QueueSettings } from './settings.js';
+import { CADRE_VERSION } from './version.js';
+
+/** Connections are closed this long after the last remote task ended (a fleet's next item reuses them). */
+const LINGER_MS = 250;
+
+type Outcome = { result: RemoteResult } | { failed: string };
+
+/** What a running job listens for on the shared QueueEvents connection. */
+interface JobWatch {
+  failed(reason: string): void;
+  stalled(): void;
+}
+
+/**
+ * The root's link to Redis, shared by every remote task of the run: open while any runs, closed shortly
+ * after the last one ends (so a finished run exits). Reports an outage once, and the reconnection.
+ */
+class Link {
+  private users = 0;
+  private opening?: Promise<void>;
+  private closer?: NodeJS.Timeout;
+  libs!: QueueLibraries;
+  commands!: Redis;
+  queue!: Queue;
+  private events!: QueueEvents;
+  private eventsConnection!: Redis;
+  readonly watches = new Map<string, JobWatch>();
+  private readonly reconnected = new Set<() => void>();
+  private down = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly warn: (message: string) => void,
+    private readonly outageAction: string,
+  ) {}
+
+  /** Open and reachable, or throws why not. */
+  async acquire(): Promise<void> {
+    clearTimeout(this.closer);
+    this.users++;
+    try {
+      this.opening ??= this.open();
+      await this.opening;
+      if (this.commands.status !== 'ready') throw new Error(`the connection is ${this.commands.status}`);
+    } catch (error) {
+      this.release();
+      throw new Error(`Redis at ${describeRedis(this.url)} is unreachable: ${(error as Error).message}`);
+    }
+  }
+
+  release(): void {
+    this.users--;
+    if (this.users > 0) return;
+    this.closer = setTimeout(() => void this.close(), LINGER_MS);
+  }
+
+  /** Called when the connection is back after an outage. */
+  onReconnect(listener: () => void): () => void {
+    this.reconnected.add(listener);
+    return () => this.reconnected.delete(listener);
+  }
+
+  private async open(): Promise<void> {
+    this.libs ??= await loadQueueLibraries();
+    const commands = connect(this.libs, this.url, false);
+    try {
+      await ready(commands);
+    } catch (error) {
+      commands.disconnect();
+      this.opening = undefined;
+      throw error;
+    }
+    this.commands = commands;
+    commands.on('close', () => {
+      if (this.down || this.users === 0) return;
+      this.down = true;
+      this.warn(
+        `lost the connection to Redis at ${describeRedis(this.url)}; tasks on workers go on, and their results arrive once it is back; ${this.outageAction}`,
+      );
+    });
+    commands.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.warn(`reconnected to Redis at ${describeRedis(this.url)}`);
+      for (const listener of this.reconnected) listener();
+    });
+    this.queue = new this.libs.bullmq.Queue(QUEUE_NAME, { connection: commands });
+    this.eventsConnection = connect(this.libs, this.url, true);
+    this.events = new this.libs.bullmq.QueueEvents(QUEUE_NAME, { connection: this.eventsConnection });
+    this.events.on('failed', ({ jobId, failedReason }) => this.watches.get(jobId)?.failed(failedReason));
+    this.events.on('stalled', ({ jobId }) => this.watches.get(jobId)?.stalled());
+    await this.events.waitUntilReady();
+  }
+
+  private async close(): Promise<void> {
+    if (this.users > 0 || !this.opening) return;
+    const opened = this.opening;
+    this.opening = undefined;
+    await opened.catch(() => undefined);
+    await this.events?.close().catch(() => undefined);
+    await this.queue?.close().catch(() => undefined);
+    this.eventsConnection?.disconnect();
+    this.commands?.disconnect();
+  }
+}
+
+/**
+ * The `queue` backend (issue 18): an admitted child becomes a signed BullMQ job that a `cadre worker`
+ * runs. The root pushes the job's base to the shared repository, streams the worker's progress, usage
+ * and asks back into this session as they happen, answers asks on the job's reply channel, and at the end
+ * fetches the task branch into the writer's local worktree, so retention and reconciliation are the
+ * local ones. Redis unreachable: the task runs locally with `fallback: "local"`, else fails with why.
+ */
+export function queueBackend(host: SubagentHost, local: ChildBackend, settings: QueueSettings): ChildBackend {
+  const warn = (message: string) => host.emit({ type: 'warning', agent: 'main', message });
+  const link = new Link(
+    settings.redis,
+    warn,
+    settings.fallback === 'local'
+      ? 'new tasks run locally meanwhile (fallback: local)'
+      : 'new tasks fail meanwhile (set workers.fallback "local" to run them here)',
+  );
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    warn(message);
+  };
+  return {
+    async run(child, prepared, signal, lease) {
+      const base = await jobBase(host, child, prepared);
+      if ('local' in base) {
+        warnOnce(base.local);
+        return local.run(child, prepared, signal, lease);
+      }
+      try {
+        await link.acquire();
+      } catch (error) {
+        const reason = (error as Error).message;
+        if (settings.fallback !== 'local') throw new Error(`${reason}; the task was not run`);
+        warn(`${reason}; task ${child.task.id} runs locally (fallback: local)`);
+        return local.run(child, prepared, signal, lease);
+      }
+      try {
+        return await runRemote(host, link, settings, child, prepared, base.base, signal);
+      } finally {
+        link.release();
+      }
+    },
+  };
+}
+
+/** The commit a job starts from; `local` says why a child cannot go to a worker and runs here instead. */
+async function jobBase(
+  host: SubagentHost,
+  child: ChildRun,
+  prepared: PreparedWriter,
+): Promise<{ base?: { top: string; sha: string } } | { local: string }> {
+  if (child.task.tier === 'toolless') return {};
+  if (prepared.worktree) return { base: { top: prepared.worktree.repoTop, sha: prepared.worktree.base } };
+  if (child.task.tier === 'readwrite')
+    return { local: 'read-write subagents serialized in the parent checkout run locally, not on workers' };
+  const repo = await inspectRepo(host.projectRoot);
+  if (repo.kind === 'git' && repo.head) return { base: { top: repo.top, sha: repo.head } };
+  return {
+    local: `readonly subagents run locally: workers check out a commit, and ${repo.kind === 'none' ? repo.reason : 'the repository has no commits yet'}`,
+  };
+}
+
+/** The job of one child: everything it is made of, computed here; the worker's config never widens it. */
+function jobSpec(
+  host: SubagentHost,
+  settings: QueueSettings,
+  child: ChildRun,
+  prepared: PreparedWriter,
+  base: { sha: string } | undefined,
+): JobSpec {
+  const { task, profile, route, params } = child;
+  const builtin = new Set<string>(BUILTIN_TOOL_NAMES);
+  const { root: _root, home: _home, ...options } = host.childGateOptions(profile);
+  const turns = childTurns(child);
+  const first = childFirstMessage(host, child);
+  const timeoutSecs = profile?.timeoutSecs ?? 600;
+  const id = `${task.id}-${randomUUID().slice(0, 8)}`;
+  const sandbox = host.sandbox?.settings;
+  return {
+    id,
+    taskId: task.id,
+    // Room to wait for a worker, to be retried once after a stall, and to run.
+    expiresAt: Date.now() + settings.pickupTimeoutMs + 3 * settings.stalledAfterMs + timeoutSecs * 1000,
+    version: CADRE_VERSION,
+    repository: settings.repository ?? '',
+    base: base ? { ref: `refs/cadre/base/${task.id}`, sha: base.sha } : undefined,
+    branch: prepared.worktree?.branch,
+    sandbox: {
+      required: task.tier === 'toolless' ? 'none' : 'confining',
+      network: sandbox?.network ?? true,
+      readOnly: sandbox?.readOnly ?? false,
+    },
+    tier: task.tier,
+    tools:
+      task.tier === 'toolless'
+        ? []
+        : childTools(host, child, prepared.root, true)
+            .filter((t) => builtin.has(t.name))
+            .map((t) => t.name),
+    system: childSystem(child, prepared),
+    prompt: typeof first.content === 'string' ? first.content : child.input.prompt,
+    maxTurns: turns.maxTurns,
+    turnCapLabel: turns.label,
+    timeoutSecs,
+    model: { alias: route.alias, type: route.type, model: route.model, params },
+    gate: { options, ceiling: host.parentGate().ceiling, approvals: [...host.approvals()] },
+  };
+}
+
+async function runRemote(
+  host: SubagentHost,
+  link: Link,
+  settings: QueueSettings,
+  child: ChildRun,
+  prepared: PreparedWriter,
+  base: { top: string; sha: string } | undefined,
+  signal: AbortSignal,
+): Promise<LoopResult> {
+  const { task } = child;
+  const repository = settings.repository as string;
+  const spec = jobSpec(host, settings, child, prepared, base);
+  if (base && spec.base) await git(base.top, ['push', '-q', repository, `${base.sha}:${spec.base.ref}`]);
+  openChildSession(host, child, prepared.root, childFirstMessage(host, child));
+  const reader = connect(link.libs, settings.redis, true);
+  let pushed: string | undefined;
+  let turns = 0;
+  const outcome = await new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const finish = (value: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(pickup);
+      signal.removeEventListener('abort', onAbort);
+      stopReconnect();
+      link.watches.delete(spec.id);
+      resolve(value);
+    };
+    const reply = (message: RootMessage) =>
+      append(link.commands, repliesKey(spec.id), message).catch(() => undefined);
+    let worker: string | undefined;
+    const pickup = setTimeout(() => {
+      if (worker) return;
+      void link.queue.remove(spec.id).catch(() => undefined);
+      finish({
+        failed: `no worker took the job within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); is a cadre worker running against ${describeRedis(settings.redis)}?`,
+      });
+    }, settings.pickupTimeoutMs);
+    const onAbort = () => {
+      const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+      if (!worker) {
+        void link.queue.remove(spec.id).catch(() => undefined);
+        finish({ failed: reason });
+        return;
+      }
+      void reply({ k: 'cancel', reason });
+      // A worker that is gone cannot confirm: stop waiting once its lock would have expired.
+      setTimeout(() => finish({ failed: reason }), settings.stalledAfterMs + 5000).unref();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const stopReconnect = link.onReconnect(() => {
+      void link.queue.getJob(spec.id).then((job) => {
+        if (!job)
+          finish({
+            failed: `Redis lost the job when it restarted (run Redis with persistence, see README); ${pushed ? `branch ${spec.branch} keeps what the worker committed` : 'nothing was committed'}`,
+          });
+      });
+    });
+    link.watches.set(spec.id, {
+      failed: (reason) => finish({ failed: reason }),
+      stalled: () =>
+        host.emit({
+          type: 'warning',
+          agent: task.id,
+          message: `task ${task.id}: worker ${worker ?? '?'} stopped responding; the job goes back to the queue for another worker`,
+        }),
+    });
+    const handle = (message: WorkerMessage) => {
+      switch (message.k) {
+        case 'started':
+          if (worker && worker !== message.worker)
+            host.emit({
+              type: 'warning',
+              agent: task.id,
+              message: `task ${task.id} was taken over by worker ${message.worker} after worker ${worker} stopped`,
+            });
+          worker = message.worker;
+          task.worker = worker;
+          host.emit({ type: 'subagent_worker', agent: task.parent, taskId: task.id, worker });
+          break;
+        case 'refused':
+          finish({ failed: `worker ${message.worker} refused the job: ${message.reason}` });
+          break;
+        case 'event':
+          host.emit(message.event);
+          break;
+        case 'turn':
+          turns = message.turn;
+          recordChildTurn(host, child, message.added, message.turn, message.usage);
+          break;
+        case 'ask':
+          void host
+            .ask(message.ask, signal)
+            .then((answer) => reply({ k: 'answer', askId: message.ask.id, answer }));
+          break;
+        case 'approved':
+          host.onApproved(message.rule);
+          break;
+        case 'denied':
+          host.onDenied(message.record);
+          break;
+        case 'pushed':
+          pushed = message.sha;
+          break;
+        case 'result':
+          finish({ result: message.result });
+          break;
+      }
+    };
+    void (async () => {
+      await link.queue.add('task', signJob(spec, settings.secret), {
+        jobId: spec.id,
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      });
+      let last = '0';
+      while (!settled) {
+        const read = (await reader
+          .xread('BLOCK', 2000, 'STREAMS', eventsKey(spec.id), last)
+          .catch(() => null)) as [string, [string, string[]][]][] | null;
+        for (const [, entries] of read ?? [])
+          for (const { id, message } of parseEntries(entries)) {
+            last = id;
+            if (message) handle(message as WorkerMessage);
+          }
+      }
+    })().catch((error: unknown) => finish({ failed: `cannot enqueue the job: ${(error as Error).message}` }));
+  });
+  reader.disconnect();
+  await link.commands.del(eventsKey(spec.id), repliesKey(spec.id)).catch(() => undefined);
+  const head = 'result' in outcome ? (outcome.result.head ?? pushed) : pushed;
+  if (prepared.worktree)
+    await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
+  if (base && spec.base) await gitRun(base.top, ['push', '-q', repository, `:${spec.base.ref}`]);
+  if ('failed' in outcome)
+    return {
+      text: '',
+      messages: [],
+      usage: task.usage,
+      turns,
+      stopReason: 'model_error',
+      error: outcome.failed,
+    };
+  const { result } = outcome;
+  return {
+    text: result.text,
+    messages: [],
+    usage: task.usage,
+    turns: result.turns,
+    stopReason: result.stopReason,
+    error: result.error,
+  };
+}
+
+/**
+ * The worker's commits (fetched from the shared repository) and uncommitted changes into the writer's
+ * local worktree: afterwards it holds exactly what a local writer would have left.
+ */
+async function bringHome(
+  worktree: string,
+  repository: string,
+  branch: string,
+  head: string | undefined,
+  outcome: Outcome,
+): Promise<void> {
+  // A failed job may still have pushed commits before its worker died: those are its salvage.
+  const fetched = await gitRun(worktree, ['fetch', '-q', '--no-tags', repository, `refs/heads/${branch}`]);
+  if (fetched.code === 0) await git(worktree, ['merge', '-q', '--ff-only', head ?? 'FETCH_HEAD']);
+  const patch = 'result' in outcome ? outcome.result.patch : undefined;
+  if (patch) await applyPatch(worktree, patch);
+}
+
+function applyPatch(worktree: string, patch: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const apply = spawn('git', [...HARDENING, 'apply', '--binary', '-'], {
+      cwd: worktree,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    apply.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    apply.on('error', reject);
+    apply.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`cannot apply the worker's uncommitted changes: ${stderr.trim()}`)),
+    );
+    apply.stdin.end(patch);
+  });
+}

@@ -1,0 +1,370 @@
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { EmitEvent } from '../agent/events.js';
+import { type LoopResult, runAgentLoop } from '../agent/loop.js';
+import { sdkModelCaller } from '../agent/model-stream.js';
+import type { Asker } from '../agent/tool-runner.js';
+import { toolSpecsFor } from '../agent/tool-specs.js';
+import type { LoadedConfig } from '../config/load.js';
+import { createPermissionGate } from '../permission/gate.js';
+import type { AskAnswer } from '../permission/types.js';
+import { createLanguageModel } from '../provider/model.js';
+import { costOf } from '../provider/pricing.js';
+import { aliasRoute, type ModelRoute, resolveMainRoute } from '../provider/route.js';
+import { chooseBackend, openSandbox, type SandboxMode } from '../sandbox/sandbox.js';
+import { sandboxSettings } from '../sandbox/settings.js';
+import { createToolContext } from '../tool/context.js';
+import { builtinTools } from '../tool/registry.js';
+import type { AnyTool } from '../tool/tool.js';
+import { type JobSpec, jobRefusal } from './job.js';
+import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
+import {
+  append,
+  connect,
+  eventsKey,
+  loadQueueLibraries,
+  parseEntries,
+  QUEUE_NAME,
+  type QueueLibraries,
+  ready,
+  repliesKey,
+} from './redis.js';
+import { CADRE_VERSION } from './version.js';
+import { type JobCheckout, WorkerRepo } from './worker-repo.js';
+
+/** A remote ask the root has not answered within this is answered deny, with the reason. */
+const ASK_TIMEOUT_MS = 10 * 60 * 1000;
+
+export interface WorkerOptions {
+  name: string;
+  redis: string;
+  concurrency: number;
+  /** The worker's cache: the shared repository's store, worktrees, the ids it ran. */
+  dir: string;
+  loaded: LoadedConfig;
+  env: NodeJS.ProcessEnv;
+  secret: string;
+  /** `workers.stalled_after_ms`: lock duration and stalled-check interval. */
+  stalledAfterMs: number;
+  /** Reports what the worker does, one line at a time. */
+  log(line: string): void;
+}
+
+export class JobRefused extends Error {
+  override name = 'JobRefused';
+}
+
+/** The ids this worker has run, kept on disk: a replayed job is refused across restarts too. */
+class RanIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly file: string) {
+    if (existsSync(file)) for (const id of readFileSync(file, 'utf8').split('\n')) if (id) this.ids.add(id);
+  }
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+    appendFileSync(this.file, `${id}\n`);
+  }
+}
+
+/**
+ * `cadre worker` (issue 18): takes signed jobs from the queue, checks each (signature, expiry, replay,
+ * version, repository, sandbox, model alias), runs the child in a worktree of the job's base under the
+ * same sandbox and rules a local child gets, pushes the task branch after every commit, streams progress
+ * and asks home, and answers with the result.
+ */
+export class CadreWorker {
+  private libs!: QueueLibraries;
+  private worker?: Worker;
+  private commands!: Redis;
+  private readonly ran: RanIds;
+  private readonly sandboxMode: SandboxMode;
+  private readonly confining: { ok: boolean; reason?: string };
+
+  constructor(private readonly options: WorkerOptions) {
+    mkdirSync(options.dir, { recursive: true });
+    this.ran = new RanIds(join(options.dir, 'ran-job-ids'));
+    this.sandboxMode = options.loaded.config.sandbox ?? 'auto';
+    const backend = chooseBackend(this.sandboxMode);
+    this.confining = { ok: backend.backend !== 'none', reason: backend.reason };
+  }
+
+  async start(): Promise<void> {
+    const { options } = this;
+    this.libs = await loadQueueLibraries();
+    this.commands = connect(this.libs, options.redis, true);
+    await ready(this.commands);
+    const connection = connect(this.libs, options.redis, true);
+    this.worker = new this.libs.bullmq.Worker(QUEUE_NAME, (job) => this.process(job), {
+      connection,
+      concurrency: options.concurrency,
+      name: options.name,
+      lockDuration: options.stalledAfterMs,
+      stalledInterval: options.stalledAfterMs,
+      maxStalledCount: 1,
+      autorun: false,
+    });
+    this.worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+    void this.worker.run();
+    await this.worker.waitUntilReady();
+    options.log(
+      `worker ${options.name} ready: concurrency ${options.concurrency}, sandbox ${this.confining.ok ? 'confining' : `none (${this.confining.reason})`}`,
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.commands?.disconnect();
+  }
+
+  private send(jobId: string, message: WorkerMessage): Promise<void> {
+    return append(this.commands, eventsKey(jobId), message).catch(() => undefined);
+  }
+
+  /** Why this worker will not run `spec` beyond its signature; undefined when it will. */
+  private mismatch(spec: JobSpec): string | undefined {
+    const { config } = this.options.loaded;
+    if (spec.version !== CADRE_VERSION)
+      return `the job needs cadre ${spec.version}; this worker runs cadre ${CADRE_VERSION}`;
+    if (spec.sandbox.required === 'confining' && !this.confining.ok)
+      return `the job needs a confining sandbox; this worker has none (${this.confining.reason})`;
+    const repository = config.workers?.repository;
+    if (spec.base && repository === undefined)
+      return 'this worker has no workers.repository configured, so it accepts no repository';
+    if (spec.base && spec.repository !== repository)
+      return `the job's repository ${spec.repository} is not this worker's workers.repository ${repository}`;
+    if (spec.model.alias !== undefined && !config.providers?.[spec.model.alias])
+      return `this worker has no provider alias "${spec.model.alias}" (its aliases: ${Object.keys(config.providers ?? {}).join(', ') || 'none'})`;
+    return undefined;
+  }
+
+  private async process(job: Job): Promise<RemoteResult> {
+    const { options } = this;
+    const jobId = String(job.id);
+    const refusal =
+      jobRefusal(job.data, options.secret, { now: Date.now(), alreadyRan: (id) => this.ran.has(id) }) ??
+      this.mismatch((job.data as { spec: JobSpec }).spec);
+    if (refusal) {
+      options.log(`refused job ${jobId}: ${refusal}`);
+      await this.send(jobId, { k: 'refused', worker: options.name, reason: refusal });
+      throw new this.libs.bullmq.UnrecoverableError(`worker ${options.name} refused the job: ${refusal}`);
+    }
+    const { spec } = job.data as { spec: JobSpec };
+    this.ran.add(spec.id);
+    options.log(`job ${jobId}: task ${spec.taskId} (${spec.tier}) started`);
+    await this.send(jobId, { k: 'started', worker: options.name });
+    const result = await this.runJob(jobId, spec);
+    options.log(`job ${jobId}: task ${spec.taskId} ${result.stopReason}`);
+    await this.send(jobId, { k: 'result', result });
+    return result;
+  }
+
+  private route(spec: JobSpec): ModelRoute {
+    const { config } = this.options.loaded;
+    const base = spec.model.alias
+      ? aliasRoute(config, spec.model.alias, this.options.env)
+      : resolveMainRoute(config, {}, this.options.env);
+    if (!base) throw new JobRefused(`this worker has no provider alias "${spec.model.alias}"`);
+    return { ...base, model: spec.model.model };
+  }
+
+  private async runJob(jobId: string, spec: JobSpec): Promise<RemoteResult> {
+    const { options } = this;
+    const controller = new AbortController();
+    // The root stops the task at its time limit; this only covers a root that is gone.
+    const timeout = AbortSignal.timeout(spec.timeoutSecs * 1000 + 30_000);
+    const signal = AbortSignal.any([controller.signal, timeout]);
+    const replies = new ReplyChannel(connect(this.libs, options.redis, true), repliesKey(jobId), (reason) =>
+      controller.abort(new Error(reason)),
+    );
+    replies.start();
+    const repo = spec.base ? new WorkerRepo(options.dir, spec.repository) : undefined;
+    let checkout: JobCheckout | undefined;
+    let scratch: string | undefined;
+    let pushed: string | undefined;
+    const pushIfMoved = async () => {
+      if (!repo || !checkout?.branch) return;
+      const head = await repo.head(checkout);
+      if (head === pushed || head === spec.base?.sha) return;
+      pushed = await repo.push(checkout);
+      await this.send(jobId, { k: 'pushed', sha: pushed });
+    };
+    try {
+      if (repo && spec.base) checkout = await repo.checkout(spec.id, spec.base, spec.branch);
+      else {
+        mkdirSync(join(options.dir, 'scratch'), { recursive: true });
+        scratch = mkdtempSync(join(options.dir, 'scratch', 'job-'));
+      }
+      const root = checkout?.path ?? (scratch as string);
+      const loop = await this.runChild(jobId, spec, root, signal, replies, pushIfMoved);
+      await pushIfMoved();
+      const patch = repo && checkout?.branch ? await repo.uncommitted(checkout) : undefined;
+      return {
+        worker: options.name,
+        stopReason: timeout.aborted ? 'cancelled' : loop.stopReason,
+        text: loop.text,
+        error: timeout.aborted ? `timed out after ${spec.timeoutSecs} s` : loop.error,
+        turns: loop.turns,
+        head: checkout?.branch ? (pushed ?? spec.base?.sha) : undefined,
+        patch,
+      };
+    } catch (error) {
+      await pushIfMoved().catch(() => undefined);
+      return {
+        worker: options.name,
+        stopReason: 'model_error',
+        text: '',
+        error: (error as Error).message,
+        turns: 0,
+        head: pushed,
+      };
+    } finally {
+      replies.stop();
+      if (repo && checkout) await repo.remove(spec.id, checkout).catch(() => undefined);
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** The child's loop: the job's tools, gate and prompt, in `root`, under this machine's sandbox. */
+  private async runChild(
+    jobId: string,
+    spec: JobSpec,
+    root: string,
+    signal: AbortSignal,
+    replies: ReplyChannel,
+    afterTool: () => Promise<void>,
+  ): Promise<LoopResult> {
+    const { options } = this;
+    const settings = sandboxSettings(
+      options.loaded,
+      spec.sandbox.readOnly ? 'read-only' : 'full',
+      options.env,
+    );
+    // The job's network setting is the ceiling: the worker's config may narrow it, never widen it.
+    settings.network = settings.network && spec.sandbox.network;
+    const { sandbox } = openSandbox(settings, root, this.sandboxMode);
+    const gate = createPermissionGate({ ...spec.gate.options, root, ceiling: spec.gate.ceiling });
+    for (const rule of spec.gate.approvals) gate.approve(rule);
+    const tools: AnyTool[] = builtinTools(root)
+      .filter((t) => spec.tools.includes(t.name))
+      .map((tool) => ({
+        ...tool,
+        // After every tool call a writer's new commits go home at once: a killed worker loses only what
+        // was not committed.
+        async execute(input, ctx) {
+          try {
+            return await tool.execute(input, ctx);
+          } finally {
+            await afterTool().catch((error: unknown) =>
+              options.log(`job ${jobId}: push failed: ${(error as Error).message}`),
+            );
+          }
+        },
+      }));
+    const visible = new Set(gate.visibleTools(tools));
+    const context = createToolContext({ root, agent: spec.taskId, sessionId: jobId, signal, sandbox });
+    const route = this.route(spec);
+    const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
+    const ask: Asker = (request, askSignal) =>
+      replies.ask(request.id, askSignal, () => this.send(jobId, { k: 'ask', ask: request }));
+    try {
+      return await runAgentLoop({
+        agent: spec.taskId,
+        callModel: sdkModelCaller(await createLanguageModel(route), route, spec.model.params),
+        system: spec.system,
+        messages: [{ role: 'user', content: spec.prompt }],
+        toolSpecs: toolSpecsFor(tools.filter((t) => visible.has(t.name))),
+        tools: {
+          tools: new Map(tools.map((t) => [t.name, t])),
+          gate,
+          ask,
+          context,
+          onDenied: (record) => void this.send(jobId, { k: 'denied', record }),
+          onApproved: (rule) => void this.send(jobId, { k: 'approved', rule }),
+        },
+        maxTurns: spec.maxTurns,
+        turnCapLabel: spec.turnCapLabel,
+        emit,
+        signal,
+        costOf: (usage) => costOf(route.model, usage),
+        onTurnCommitted: (added, turn, usage) => void this.send(jobId, { k: 'turn', added, turn, usage }),
+      });
+    } finally {
+      context.jobs.killAll();
+    }
+  }
+}
+
+/**
+ * The job's reply channel as the worker reads it: answers to its asks, and a cancel from the root. The
+ * worker never decides an ask itself: no answer in time is a deny with the reason.
+ */
+class ReplyChannel {
+  private readonly waiting = new Map<string, (answer: AskAnswer) => void>();
+  private stopped = false;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly key: string,
+    private readonly onCancel: (reason: string) => void,
+  ) {}
+
+  start(): void {
+    void this.read();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.client.disconnect();
+    for (const settle of this.waiting.values())
+      settle({ kind: 'deny_feedback', feedback: 'the task ended before the root answered' });
+  }
+
+  private async read(): Promise<void> {
+    let last = '0';
+    while (!this.stopped) {
+      let reply: [string, [string, string[]][]][] | null;
+      try {
+        reply = (await this.client.xread('BLOCK', 5000, 'STREAMS', this.key, last)) as typeof reply;
+      } catch {
+        if (this.stopped) return;
+        continue;
+      }
+      for (const [, entries] of reply ?? [])
+        for (const { id, message } of parseEntries(entries)) {
+          last = id;
+          const m = message as RootMessage | null;
+          if (m?.k === 'answer') this.waiting.get(m.askId)?.(m.answer);
+          else if (m?.k === 'cancel') this.onCancel(m.reason);
+        }
+    }
+  }
+
+  async ask(askId: string, signal: AbortSignal, send: () => Promise<void>): Promise<AskAnswer> {
+    return new Promise<AskAnswer>((resolve) => {
+      const timer = setTimeout(
+        () =>
+          settle({
+            kind: 'deny_feedback',
+            feedback: `the root did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes`,
+          }),
+        ASK_TIMEOUT_MS,
+      );
+      const onAbort = () =>
+        settle({ kind: 'deny_feedback', feedback: 'the task was stopped before anyone answered' });
+      const settle = (answer: AskAnswer) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.waiting.delete(askId);
+        resolve(answer);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(askId, settle);
+      void send();
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { LoopResult } from '../agent/loop.js';
+import { queueSettings } from '../remote/settings.js';
+import { type ChildRun, runChildLoop } from './child-loop.js';
+import type { SubagentHost } from './manager.js';
+import type { Lease } from './scheduler.js';
+import type { PreparedWriter } from './writer.js';
+
+/**
+ * Where an admitted child runs (issue 18). The scheduler above decides what may run and holds every
+ * claim; a backend only runs the child in the checkout it was prepared and answers with its loop's
+ * result, reporting progress through the host as it happens. Nothing above this seam knows which ran it.
+ */
+export interface ChildBackend {
+  run(child: ChildRun, prepared: PreparedWriter, signal: AbortSignal, lease?: Lease): Promise<LoopResult>;
+}
+
+/** Today's in-process runner: the default, nothing to install. */
+export function localBackend(host: SubagentHost): ChildBackend {
+  return { run: (child, prepared, signal, lease) => runChildLoop(host, child, prepared, signal, lease) };
+}
+
+/**
+ * The backend the config asks for: `workers.backend: "queue"` loads the Redis queue (and its client
+ * libraries) on the first child only, so a run that never dispatches never loads them.
+ */
+export function childBackend(host: SubagentHost): ChildBackend {
+  const local = localBackend(host);
+  if (host.config.workers?.backend !== 'queue') return local;
+  // Checked now: a half-configured queue is a configuration error at start, not a failure of every task.
+  const settings = queueSettings(host.config, host.env, 'root');
+  let queue: Promise<ChildBackend> | undefined;
+  return {
+    run: async (child, prepared, signal, lease) => {
+      queue ??= import('../remote/queue-backend.js').then((m) => m.queueBackend(host, local, settings));
+      return (await queue).run(child, prepared, signal, lease);
+    },
+  };
+}

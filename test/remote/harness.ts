@@ -1,0 +1,100 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import type { ScriptedServer } from '../../src/provider/scripted/server.js';
+import { providerFor } from '../e2e/harness.js';
+import { REPO_ROOT } from '../support/cli.js';
+
+export const SECRET = 'test-worker-secret';
+
+/** Short BullMQ lock and stall check, so a killed worker's job comes back in seconds. */
+export const FAST_WORKERS = { stalled_after_ms: 1500, pickup_timeout_ms: 20_000 };
+
+/** A bare repository on this machine: the repository root and workers share. */
+export function sharedRepository(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cadre-shared-'));
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The root's `workers` block for a queue backend on `redis`. */
+export function queueConfig(redis: string, repository: string, extra: Record<string, unknown> = {}) {
+  return { workers: { backend: 'queue', redis, repository, ...FAST_WORKERS, ...extra } };
+}
+
+export interface RunningWorker {
+  name: string;
+  child: ChildProcess;
+  log(): string;
+  /** Resolves once its log matches `pattern`. */
+  waitForLog(pattern: RegExp): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * `cadre worker --redis URL --name NAME` with its own global config (the scripted model server as
+ * provider `fake`, the shared repository) and its own cache dir; killed when the test ends.
+ */
+export async function startWorker(
+  name: string,
+  redis: string,
+  server: ScriptedServer,
+  repository: string,
+  options: { config?: Record<string, unknown>; secret?: string; concurrency?: number } = {},
+): Promise<RunningWorker> {
+  const home = mkdtempSync(join(tmpdir(), `cadre-worker-${name}-`));
+  mkdirSync(join(home, 'config'));
+  writeFileSync(
+    join(home, 'config', 'config.json'),
+    JSON.stringify({
+      providers: { fake: providerFor(server, 'openai') },
+      provider: 'fake',
+      workers: { repository, ...FAST_WORKERS },
+      ...options.config,
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    CADRE_CONFIG_DIR: join(home, 'config'),
+    CADRE_WORKER_SECRET: options.secret ?? SECRET,
+    CADRE_RETRY_BASE_MS: '5',
+  };
+  delete env.ANTHROPIC_API_KEY;
+  delete env.OPENAI_API_KEY;
+  const args = [join(REPO_ROOT, 'bin', 'cadre.js'), 'worker', '--redis', redis, '--name', name];
+  args.push('--dir', join(home, 'cache'), '--concurrency', String(options.concurrency ?? 1));
+  const child = spawn(process.execPath, args, { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  const listeners = new Set<() => void>();
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    log += chunk;
+    for (const listener of listeners) listener();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitForLog = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(log)) return;
+        listeners.delete(check);
+        resolve();
+      };
+      listeners.add(check);
+      void exited.then(() => {
+        if (!pattern.test(log)) reject(new Error(`worker ${name} exited before logging ${pattern}:\n${log}`));
+      });
+      check();
+    });
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+  await waitForLog(/ready/);
+  return { name, child, log: () => log, waitForLog, exited };
+}

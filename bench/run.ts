@@ -6,6 +6,7 @@ import { benchColdStart } from './cold-start.js';
 import { benchFleet } from './fleet.js';
 import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
+import { benchRemote } from './remote.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 import { benchTui } from './tui.js';
@@ -157,6 +158,27 @@ async function main(): Promise<number> {
       name: '  ideal / measured children phase',
       value: (fleet.idealMs / fleet.childrenMs).toFixed(2),
       target: '',
+      ok: null,
+    },
+  );
+  const remote = await benchRemote();
+  rows.push(
+    {
+      name: `queue backend: task dispatch to the child's first model call, local (${remote.runs} runs)`,
+      value: ms(remote.localMs),
+      target: '',
+      ok: null,
+    },
+    {
+      name: '  same on a remote worker through Redis (queue backend)',
+      value: ms(remote.queueMs),
+      target: '',
+      ok: null,
+    },
+    {
+      name: `queue backend: fleet of 12 single-call 1 s writers on 3 workers × 2 slots`,
+      value: ms(remote.fleetMs),
+      target: `≈ ${remote.idealMs} ms`,
       ok: null,
     },
   );

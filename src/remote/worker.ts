@@ -84,6 +84,9 @@ export class CadreWorker {
   private readonly ran: RanIds;
   private readonly sandboxMode: SandboxMode;
   private readonly confining: { ok: boolean; reason?: string };
+  /** Jobs running here, by id: one handed back while it still runs here (a lock lost under load) joins it. */
+  private readonly running = new Map<string, Promise<RemoteResult>>();
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: WorkerOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -108,7 +111,13 @@ export class CadreWorker {
       maxStalledCount: 1,
       autorun: false,
     });
-    this.worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+    this.worker.on('error', (error) => {
+      // A lost lock is retried every few hundred ms: say it once per job.
+      const key = error.message.replace(/^could not renew lock for job /, 'lock ');
+      if (this.reported.has(key)) return;
+      this.reported.add(key);
+      options.log(`queue error: ${error.message}`);
+    });
     void this.worker.run();
     await this.worker.waitUntilReady();
     options.log(
@@ -145,16 +154,35 @@ export class CadreWorker {
   private async process(job: Job): Promise<RemoteResult> {
     const { options } = this;
     const jobId = String(job.id);
+    const spec = (job.data as { spec?: JobSpec } | null)?.spec;
     const refusal =
-      jobRefusal(job.data, options.secret, { now: Date.now(), alreadyRan: (id) => this.ran.has(id) }) ??
-      this.mismatch((job.data as { spec: JobSpec }).spec);
+      jobRefusal(job.data, options.secret, {
+        now: Date.now(),
+        alreadyRan: (id) => this.ran.has(id) && !this.running.has(id),
+      }) ?? this.mismatch(spec as JobSpec);
     if (refusal) {
       options.log(`refused job ${jobId}: ${refusal}`);
       await this.send(jobId, { k: 'refused', worker: options.name, reason: refusal });
       throw new this.libs.bullmq.UnrecoverableError(`worker ${options.name} refused the job: ${refusal}`);
     }
-    const { spec } = job.data as { spec: JobSpec };
-    this.ran.add(spec.id);
+    const accepted = spec as JobSpec;
+    const already = this.running.get(accepted.id);
+    if (already) {
+      options.log(`job ${jobId} came back while it still runs here (its lock expired): joining that run`);
+      return already;
+    }
+    this.ran.add(accepted.id);
+    const run = this.accepted(jobId, accepted);
+    this.running.set(accepted.id, run);
+    try {
+      return await run;
+    } finally {
+      this.running.delete(accepted.id);
+    }
+  }
+
+  private async accepted(jobId: string, spec: JobSpec): Promise<RemoteResult> {
+    const { options } = this;
     options.log(`job ${jobId}: task ${spec.taskId} (${spec.tier}) started`);
     await this.send(jobId, { k: 'started', worker: options.name });
     const result = await this.runJob(jobId, spec);
@@ -191,6 +219,7 @@ export class CadreWorker {
       const head = await repo.head(checkout);
       if (head === pushed || head === spec.base?.sha) return;
       pushed = await repo.push(checkout);
+      options.log(`job ${jobId}: pushed ${checkout.branch} at ${pushed}`);
       await this.send(jobId, { k: 'pushed', sha: pushed });
     };
     try {

@@ -9,8 +9,11 @@ import { REPO_ROOT } from '../support/cli.js';
 
 export const SECRET = 'test-worker-secret';
 
-/** Short BullMQ lock and stall check, so a killed worker's job comes back in seconds. */
-export const FAST_WORKERS = { stalled_after_ms: 1500, pickup_timeout_ms: 20_000 };
+/**
+ * BullMQ's lock and stall check: long enough that a worker on a loaded CI machine keeps its lock, short
+ * enough that a killed worker's job comes back in seconds (the kill test shortens it further).
+ */
+export const FAST_WORKERS = { stalled_after_ms: 8000, pickup_timeout_ms: 60_000 };
 
 /** A bare repository on this machine: the repository root and workers share. */
 export function sharedRepository(): string {

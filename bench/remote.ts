@@ -39,6 +39,13 @@ function rules(): ScriptRule[] {
   ];
 }
 
+/** The scripted server as provider `bench`, for the root's and the workers' config. */
+function benchProviders(server: ScriptedServer) {
+  return {
+    bench: { type: 'openai-compatible', base_url: server.openaiBaseUrl, model: 'bench-model', api_key: 'b' },
+  };
+}
+
 /** `cadre worker` processes on `redis`, ready to take jobs; stopped by the returned function. */
 async function startWorkers(
   server: ScriptedServer,
@@ -51,14 +58,7 @@ async function startWorkers(
   writeFileSync(
     join(home, 'config.json'),
     JSON.stringify({
-      providers: {
-        bench: {
-          type: 'openai-compatible',
-          base_url: server.openaiBaseUrl,
-          model: 'bench-model',
-          api_key: 'b',
-        },
-      },
+      providers: benchProviders(server),
       provider: 'bench',
       workers: { repository },
     }),
@@ -119,14 +119,7 @@ async function dispatchOverhead(server: ScriptedServer, workers: Record<string, 
   const project = benchProject(server);
   try {
     const base = {
-      providers: {
-        bench: {
-          type: 'openai-compatible',
-          base_url: server.openaiBaseUrl,
-          model: 'bench-model',
-          api_key: 'b',
-        },
-      },
+      providers: benchProviders(server),
       provider: 'bench',
     };
     gitProject(project.dir, workers ? { ...base, workers } : base);
@@ -168,14 +161,7 @@ export async function benchRemote(runs = 5) {
       const project = benchProject(server);
       try {
         gitProject(project.dir, {
-          providers: {
-            bench: {
-              type: 'openai-compatible',
-              base_url: server.openaiBaseUrl,
-              model: 'bench-model',
-              api_key: 'b',
-            },
-          },
+          providers: benchProviders(server),
           provider: 'bench',
           max_subagent_concurrency: 6,
           max_parallel_writers: 6,

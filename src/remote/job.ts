@@ -87,3 +87,28 @@ export function jobRefusal(
   if (check.alreadyRan(spec.id)) return `job ${spec.id} was already run by this worker (replay refused)`;
   return undefined;
 }
+
+/** What a worker is, as far as accepting a job goes. */
+export interface WorkerFacts {
+  version: string;
+  sandbox: { ok: boolean; reason?: string };
+  /** Its `workers.repository`: the only repository it checks out. */
+  repository?: string;
+  /** Its provider aliases. */
+  aliases: readonly string[];
+}
+
+/** Why a worker will not run a correctly signed job: another version, sandbox, repository or model. */
+export function workerMismatch(spec: JobSpec, worker: WorkerFacts): string | undefined {
+  if (spec.version !== worker.version)
+    return `the job needs cadre ${spec.version}; this worker runs cadre ${worker.version}`;
+  if (spec.sandbox.required === 'confining' && !worker.sandbox.ok)
+    return `the job needs a confining sandbox; this worker has none (${worker.sandbox.reason ?? 'unknown reason'})`;
+  if (spec.base && worker.repository === undefined)
+    return 'this worker has no workers.repository configured, so it accepts no repository';
+  if (spec.base && spec.repository !== worker.repository)
+    return `the job's repository ${spec.repository} is not this worker's workers.repository ${worker.repository}`;
+  if (spec.model.alias !== undefined && !worker.aliases.includes(spec.model.alias))
+    return `this worker has no provider alias "${spec.model.alias}" (its aliases: ${worker.aliases.join(', ') || 'none'})`;
+  return undefined;
+}

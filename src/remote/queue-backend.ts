@@ -382,7 +382,8 @@ async function runRemote(
   const head = 'result' in outcome ? (outcome.result.head ?? pushed) : pushed;
   if (prepared.worktree)
     await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
-  if (base && spec.base) await gitRun(base.top, ['push', '-q', repository, `:${spec.base.ref}`]);
+  // The base ref has served; the task does not wait for the shared repository to drop it.
+  if (base && spec.base) void gitRun(base.top, ['push', '-q', repository, `:${spec.base.ref}`]);
   if ('failed' in outcome)
     return {
       text: '',

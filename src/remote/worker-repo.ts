@@ -36,13 +36,18 @@ export class WorkerRepo {
    * A worktree at the job's base: a writer's on its own branch, continuing from what an earlier attempt
    * pushed to it (a retry after a killed worker loses no commit); a reader's detached.
    */
-  async checkout(jobId: string, base: { ref: string; sha: string }, branch?: string): Promise<JobCheckout> {
+  async checkout(
+    jobId: string,
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<JobCheckout> {
     return withRepoLock(this.store, async () => {
       await this.init();
       const local = `refs/cadre/jobs/${jobId}`;
       await git(this.store, ['fetch', '-q', '--no-tags', this.repository, `+${base.ref}:${local}`]);
       let start = base.sha;
-      if (branch) {
+      if (branch && retried) {
         const pushed = await gitRun(this.store, [
           'fetch',
           '-q',
@@ -53,6 +58,7 @@ export class WorkerRepo {
         if (pushed.code === 0) start = await git(this.store, ['rev-parse', `${local}-branch`]);
       }
       const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
+      // A worktree a killed run of this worker left behind would block the branch.
       await gitRun(this.store, ['worktree', 'prune']);
       const args = branch
         ? ['worktree', 'add', '-q', '-B', branch, path, start]
@@ -90,8 +96,8 @@ export class WorkerRepo {
       await gitRun(this.store, ['worktree', 'remove', '--force', checkout.path]);
       await gitRun(this.store, ['worktree', 'prune']);
       if (checkout.branch) await gitRun(this.store, ['branch', '-D', checkout.branch]);
-      for (const ref of [`refs/cadre/jobs/${jobId}`, `refs/cadre/jobs/${jobId}-branch`])
-        await gitRun(this.store, ['update-ref', '-d', ref]);
+      await gitRun(this.store, ['update-ref', '-d', `refs/cadre/jobs/${jobId}`]);
+      await gitRun(this.store, ['update-ref', '-d', `refs/cadre/jobs/${jobId}-branch`]);
     });
   }
 }

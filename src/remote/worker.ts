@@ -18,7 +18,7 @@ import { sandboxSettings } from '../sandbox/settings.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
-import { type JobSpec, jobRefusal } from './job.js';
+import { type JobSpec, jobRefusal, workerMismatch } from './job.js';
 import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
 import {
   append,
@@ -137,18 +137,12 @@ export class CadreWorker {
   /** Why this worker will not run `spec` beyond its signature; undefined when it will. */
   private mismatch(spec: JobSpec): string | undefined {
     const { config } = this.options.loaded;
-    if (spec.version !== CADRE_VERSION)
-      return `the job needs cadre ${spec.version}; this worker runs cadre ${CADRE_VERSION}`;
-    if (spec.sandbox.required === 'confining' && !this.confining.ok)
-      return `the job needs a confining sandbox; this worker has none (${this.confining.reason})`;
-    const repository = config.workers?.repository;
-    if (spec.base && repository === undefined)
-      return 'this worker has no workers.repository configured, so it accepts no repository';
-    if (spec.base && spec.repository !== repository)
-      return `the job's repository ${spec.repository} is not this worker's workers.repository ${repository}`;
-    if (spec.model.alias !== undefined && !config.providers?.[spec.model.alias])
-      return `this worker has no provider alias "${spec.model.alias}" (its aliases: ${Object.keys(config.providers ?? {}).join(', ') || 'none'})`;
-    return undefined;
+    return workerMismatch(spec, {
+      version: CADRE_VERSION,
+      sandbox: this.confining,
+      repository: config.workers?.repository,
+      aliases: Object.keys(config.providers ?? {}),
+    });
   }
 
   private async process(job: Job): Promise<RemoteResult> {
@@ -172,7 +166,8 @@ export class CadreWorker {
       return already;
     }
     this.ran.add(accepted.id);
-    const run = this.accepted(jobId, accepted);
+    // Handed back after a stall: an earlier attempt may have pushed commits to the task branch.
+    const run = this.accepted(jobId, accepted, (job.stalledCounter ?? 0) > 0 || job.attemptsMade > 0);
     this.running.set(accepted.id, run);
     try {
       return await run;
@@ -181,14 +176,20 @@ export class CadreWorker {
     }
   }
 
-  private async accepted(jobId: string, spec: JobSpec): Promise<RemoteResult> {
+  private async accepted(jobId: string, spec: JobSpec, retried: boolean): Promise<RemoteResult> {
     const { options } = this;
     options.log(`job ${jobId}: task ${spec.taskId} (${spec.tier}) started`);
     await this.send(jobId, { k: 'started', worker: options.name });
-    const result = await this.runJob(jobId, spec);
-    options.log(`job ${jobId}: task ${spec.taskId} ${result.stopReason}`);
-    await this.send(jobId, { k: 'result', result });
-    return result;
+    const cleanup: (() => Promise<void>)[] = [];
+    try {
+      const result = await this.runJob(jobId, spec, retried, cleanup);
+      options.log(`job ${jobId}: task ${spec.taskId} ${result.stopReason}`);
+      await this.send(jobId, { k: 'result', result });
+      return result;
+    } finally {
+      // After the result went home: the root does not wait for the worker's own tidying.
+      for (const step of cleanup) await step().catch(() => undefined);
+    }
   }
 
   private route(spec: JobSpec): ModelRoute {
@@ -200,7 +201,12 @@ export class CadreWorker {
     return { ...base, model: spec.model.model };
   }
 
-  private async runJob(jobId: string, spec: JobSpec): Promise<RemoteResult> {
+  private async runJob(
+    jobId: string,
+    spec: JobSpec,
+    retried: boolean,
+    cleanup: (() => Promise<void>)[],
+  ): Promise<RemoteResult> {
     const { options } = this;
     const controller = new AbortController();
     // The root stops the task at its time limit; this only covers a root that is gone.
@@ -223,10 +229,15 @@ export class CadreWorker {
       await this.send(jobId, { k: 'pushed', sha: pushed });
     };
     try {
-      if (repo && spec.base) checkout = await repo.checkout(spec.id, spec.base, spec.branch);
-      else {
+      if (repo && spec.base) {
+        const made = await repo.checkout(spec.id, spec.base, spec.branch, retried);
+        checkout = made;
+        cleanup.push(() => repo.remove(spec.id, made));
+      } else {
         mkdirSync(join(options.dir, 'scratch'), { recursive: true });
-        scratch = mkdtempSync(join(options.dir, 'scratch', 'job-'));
+        const made = mkdtempSync(join(options.dir, 'scratch', 'job-'));
+        scratch = made;
+        cleanup.push(async () => rmSync(made, { recursive: true, force: true }));
       }
       const root = checkout?.path ?? (scratch as string);
       const loop = await this.runChild(jobId, spec, root, signal, replies, pushIfMoved);
@@ -253,8 +264,6 @@ export class CadreWorker {
       };
     } finally {
       replies.stop();
-      if (repo && checkout) await repo.remove(spec.id, checkout).catch(() => undefined);
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
     }
   }
 

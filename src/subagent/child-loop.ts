@@ -143,7 +143,7 @@ export async function runChildLoop(
     prepared.root,
     prepared.worktree !== undefined || child.readOnlyRunner === true,
   );
-  const tools = lease ? claimAware(own, lease, prepared.root) : own;
+  const tools = lease ? claimAware(own, lease, prepared.root, prepared.worktree !== undefined) : own;
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));

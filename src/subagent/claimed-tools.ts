@@ -10,7 +10,13 @@ const PATH_BOUND_WRITERS: ReadonlySet<string> = new Set(['write', 'edit', 'edit_
  * when another writer holds one) and afterwards lets a whole-workspace reservation shrink to the files
  * written; a `bash` call or an MCP write widens the claim back to the whole workspace.
  */
-export function claimAware(tools: readonly AnyTool[], lease: Lease, root: string): AnyTool[] {
+export function claimAware(
+  tools: readonly AnyTool[],
+  lease: Lease,
+  root: string,
+  /** An isolated worktree writer's shell writes only its own checkout: it never widens (SPEC 10). */
+  isolated = false,
+): AnyTool[] {
   return tools.map((tool) => {
     if (PATH_BOUND_WRITERS.has(tool.name)) {
       return {
@@ -33,7 +39,7 @@ export function claimAware(tools: readonly AnyTool[], lease: Lease, root: string
         },
       };
     }
-    if (tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read')) {
+    if (!isolated && (tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read'))) {
       return {
         ...tool,
         async execute(input, ctx) {

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { signJob } from '../../src/remote/job.js';
 import { QUEUE_NAME } from '../../src/remote/redis.js';
 import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { type RedisServer, startRedis } from '../support/redis.js';
-import { queueConfig, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
 
-const TIMEOUT = 90_000;
+const TIMEOUT = 150_000;
 const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a writer.\n';
 const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redisFile = redisForFile();
 
 function project(server: Parameters<typeof servedProject>[0], config: Record<string, unknown>) {
   return servedProject(server, {
@@ -40,10 +34,10 @@ describe('queue faults and refusals', () => {
       );
       const repository = sharedRepository();
       const workers = await Promise.all(
-        ['w-1', 'w-2'].map((name) => startWorker(name, redis.url, server, repository)),
+        ['w-1', 'w-2'].map((name) => startWorker(name, redisFile.server.url, server, repository)),
       );
       const { Queue, QueueEvents } = await import('bullmq');
-      const connection = { host: '127.0.0.1', port: redis.port };
+      const connection = { host: '127.0.0.1', port: redisFile.server.port };
       const queue = new Queue(QUEUE_NAME, { connection });
       const events = new QueueEvents(QUEUE_NAME, { connection });
       await events.waitUntilReady();
@@ -96,7 +90,7 @@ describe('queue faults and refusals', () => {
       }
       expect(server.requests.filter((r) => r.view.system.includes('You are a writer.'))).toHaveLength(0);
 
-      const p = project(server, queueConfig(redis.url, repository));
+      const p = project(server, queueConfig(redisFile.server.url, repository));
       const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
         timeoutMs: TIMEOUT,
         env: { CADRE_WORKER_SECRET: 'not the workers secret' },
@@ -122,7 +116,10 @@ describe('queue faults and refusals', () => {
           .text('done'),
       );
       const repository = sharedRepository();
-      const lonely = project(server, queueConfig(redis.url, repository, { pickup_timeout_ms: 1500 }));
+      const lonely = project(
+        server,
+        queueConfig(redisFile.server.url, repository, { pickup_timeout_ms: 1500 }),
+      );
       const unpicked = await cadreIn(lonely, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
         timeoutMs: TIMEOUT,
         env: { CADRE_WORKER_SECRET: SECRET },
@@ -133,14 +130,14 @@ describe('queue faults and refusals', () => {
       });
 
       // The worker's providers have no alias "fake" (the root's): it refuses instead of guessing.
-      await startWorker('w-other', redis.url, server, repository, {
+      await startWorker('w-other', redisFile.server.url, server, repository, {
         config: {
           providers: { elsewhere: { type: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1' } },
           provider: 'elsewhere',
         },
       });
       const refused = await cadreIn(
-        project(server, queueConfig(redis.url, repository)),
+        project(server, queueConfig(redisFile.server.url, repository)),
         ['-p', 'go', '--yes', '--output-format', 'stream-json'],
         { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
       );
@@ -164,47 +161,61 @@ describe('queue faults and refusals', () => {
           .turn((t) => t.delay(1500).text('remote part done'))
           .rule({ system: 'You are a writer.', first_user: 'local part' })
           .turn((t) => t.tool('write', { path: 'local.txt', content: 'local\n' }))
-          .turn((t) => t.tool('bash', { command: `git add local.txt && ${COMMIT} "Add local.txt"` }))
           .text('local part done')
-          .rule({ last_user: 'Background task' })
-          .text('noted')
-          .text('noted')
-          .rule({ first_user: 'go' })
-          .turn((t) => t.tool('task', { agent: 'writer', prompt: 'remote part', background: true }))
-          .turn((t) =>
-            t.delay(2500).tool('task', { agent: 'writer', prompt: 'local part', background: true }),
-          )
-          .text('both dispatched'),
+          .rule({ first_user: 'go remote' })
+          .turn((t) => t.tool('task', { agent: 'writer', prompt: 'remote part' }))
+          .text('remote done')
+          .rule({ first_user: 'go local' })
+          .turn((t) => t.tool('task', { agent: 'writer', prompt: 'local part' }))
+          .text('local done'),
       );
       const repository = sharedRepository();
-      const worker = await startWorker('w-r', redis.url, server, repository, {
+      const worker = await startWorker('w-r', redisFile.server.url, server, repository, {
         config: { workers: { repository, stalled_after_ms: 15_000 } },
       });
-      const p = project(
-        server,
-        queueConfig(redis.url, repository, { fallback: 'local', stalled_after_ms: 15_000 }),
-      );
-      const run = cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-        env: { CADRE_WORKER_SECRET: SECRET },
+      const config = queueConfig(redisFile.server.url, repository, {
+        fallback: 'local',
+        stalled_after_ms: 15_000,
       });
+      const args = ['--yes', '--output-format', 'stream-json'];
+      const env = { CADRE_WORKER_SECRET: SECRET };
+      const remoteProject = project(server, config);
+      const remote = cadreIn(remoteProject, ['-p', 'go remote', ...args], { timeoutMs: TIMEOUT, env });
       await worker.waitForLog(/pushed/);
-      await redis.kill();
-      // The second task is dispatched while Redis is down: it runs here.
-      while (!server.requests.some((r) => r.view.messages[0]?.text === 'local part'))
-        await server.waitForRequests(server.requests.length + 1, TIMEOUT);
-      await redis.restart();
-      const result = await run;
+      await redisFile.server.kill();
+      // A task dispatched while Redis is down runs here, saying why.
+      const local = await cadreIn(project(server, config), ['-p', 'go local', ...args], {
+        timeoutMs: TIMEOUT,
+        env,
+      });
+      expect(local.code, local.stderr).toBe(0);
+      const localEvents = jsonLines(local.stdout);
+      expect(localEvents).toContainEqual(
+        expect.objectContaining({
+          type: 'warning',
+          message: expect.stringMatching(
+            /^Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable: .*; task [0-9a-f]{12} runs locally \(fallback: local\)$/,
+          ),
+        }),
+      );
+      expect(localEvents.find((e) => e.type === 'subagent_end')).toMatchObject({ status: 'completed' });
+      expect(localEvents.some((e) => e.type === 'subagent_worker')).toBe(false);
+      await redisFile.server.restart();
+      const result = await remote;
       expect(result.code, result.stderr).toBe(0);
       const events = jsonLines(result.stdout);
       const warnings = events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+      expect(warnings).toContainEqual(
+        expect.stringMatching(
+          /^lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+; tasks on workers go on/,
+        ),
+      );
+      expect(warnings).toContainEqual(expect.stringMatching(/^reconnected to Redis at /));
+      expect(events.find((e) => e.type === 'subagent_end')).toMatchObject({ status: 'completed' });
+      const branch = String(events.find((e) => e.type === 'subagent_isolation')?.branch);
       expect(
-        warnings.some((w) => /^lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+/.test(w)),
-      ).toBe(true);
-      expect(warnings.some((w) => /unreachable.*runs locally \(fallback: local\)/.test(w))).toBe(true);
-      const ends = events.filter((e) => e.type === 'subagent_end');
-      expect(ends.map((e) => e.status)).toEqual(['completed', 'completed']);
-      expect(events.filter((e) => e.type === 'subagent_worker')).toHaveLength(1);
+        execFileSync('git', ['log', '--format=%s', branch], { cwd: remoteProject.dir }).toString(),
+      ).toContain('Add remote.txt');
     },
     TIMEOUT,
   );

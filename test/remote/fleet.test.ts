@@ -2,25 +2,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
 import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { type RedisServer, startRedis } from '../support/redis.js';
-import { queueConfig, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
 
-const TIMEOUT = 100_000;
+// Two fleets of six writers, one local and one on workers: long on a loaded machine.
+const TIMEOUT = 300_000;
 const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a fleet writer.\n';
 const READER = '---\ndescription: reads\nsubagent_tools: readonly\n---\nYou are a reader.\n';
 const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redisFile = redisForFile();
 
 function worktreeDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cadre-worktrees-'));
@@ -95,16 +89,12 @@ describe('a fleet on remote workers', () => {
     'six writers on three workers reconcile exactly as on the local backend; each worker ran one; every branch is retained',
     async () => {
       const server = await scriptedServer(fleetScript());
-      const t0 = Date.now();
       const local = await runFleet(server, {});
-      console.log('LOCAL', Date.now() - t0, JSON.stringify(server.requests.filter((r) => r.view.system.includes('fleet writer')).map((r) => r.view.messages.filter((m) => m.role === 'tool').map((m) => m.text))));
       const repository = sharedRepository();
       const workers = await Promise.all(
-        ['w-a', 'w-b', 'w-c'].map((name) => startWorker(name, redis.url, server, repository)),
+        ['w-a', 'w-b', 'w-c'].map((name) => startWorker(name, redisFile.server.url, server, repository)),
       );
-      const t1 = Date.now();
-      const remote = await runFleet(server, queueConfig(redis.url, repository));
-      console.log('REMOTE', Date.now() - t1, workers.map((w) => w.log()).join('\n'));
+      const remote = await runFleet(server, queueConfig(redisFile.server.url, repository));
       expect(normalize(remote.text)).toBe(normalize(local.text));
       expect(remote.text.match(/writer worktree: clean; retained for salvage/g)).toHaveLength(6);
       for (const worker of workers) expect(worker.log()).toMatch(/started/);
@@ -136,11 +126,11 @@ describe('a fleet on remote workers', () => {
       );
       const repository = sharedRepository();
       const quick = { config: { workers: { repository, stalled_after_ms: 3000 } } };
-      const first = await startWorker('w-first', redis.url, server, repository, quick);
+      const first = await startWorker('w-first', redisFile.server.url, server, repository, quick);
       const project = servedProject(server, {
         git: true,
         files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-        config: queueConfig(redis.url, repository, { stalled_after_ms: 3000 }),
+        config: queueConfig(redisFile.server.url, repository, { stalled_after_ms: 3000 }),
       });
       const run = cadreIn(project, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
         timeoutMs: TIMEOUT,
@@ -149,7 +139,7 @@ describe('a fleet on remote workers', () => {
       await first.waitForLog(/pushed/);
       first.child.kill('SIGKILL');
       // Its lock expires; the next worker's stalled-job check hands the job to it.
-      const second = await startWorker('w-second', redis.url, server, repository, quick);
+      const second = await startWorker('w-second', redisFile.server.url, server, repository, quick);
       const result = await run;
       expect(result.code, result.stderr).toBe(0);
       const events = jsonLines(result.stdout);

@@ -2,12 +2,30 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
 import { providerFor } from '../e2e/harness.js';
 import { REPO_ROOT } from '../support/cli.js';
+import { type RedisServer, startRedis } from '../support/redis.js';
 
 export const SECRET = 'test-worker-secret';
+
+/** One real Redis for the test file: started before its tests, stopped after them. */
+export function redisForFile(): { readonly server: RedisServer } {
+  const holder: { server?: RedisServer } = {};
+  beforeAll(async () => {
+    holder.server = await startRedis();
+  });
+  afterAll(async () => {
+    await holder.server?.stop();
+  });
+  return {
+    get server() {
+      if (!holder.server) throw new Error('Redis is started before the tests');
+      return holder.server;
+    },
+  };
+}
 
 /**
  * BullMQ's lock and stall check: long enough that a worker on a loaded CI machine keeps its lock, short

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, type JobSpec, jobRefusal, signJob } from '../../src/remote/job.js';
+import {
+  canonicalJson,
+  type JobSpec,
+  jobRefusal,
+  signJob,
+  type WorkerFacts,
+  workerMismatch,
+} from '../../src/remote/job.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -78,5 +85,54 @@ describe('job signing', () => {
       const refusal = jobRefusal(c.job, c.secret ?? 'secret', c.check ?? never);
       if (c.refusal) expect(refusal).toMatch(c.refusal);
       else expect(refusal).toBeUndefined();
+    });
+});
+
+describe('what a worker accepts beyond the signature', () => {
+  const worker: WorkerFacts = {
+    version: '0.1.0',
+    sandbox: { ok: true },
+    repository: '/srv/shared.git',
+    aliases: ['fake', 'other'],
+  };
+  const cases: { name: string; spec: JobSpec; worker?: Partial<WorkerFacts>; refusal?: string }[] = [
+    { name: 'a matching job', spec: spec() },
+    {
+      name: 'another cadre version',
+      spec: spec({ version: '0.2.0' }),
+      refusal: 'the job needs cadre 0.2.0; this worker runs cadre 0.1.0',
+    },
+    {
+      name: 'a tooled job on a worker without a sandbox',
+      spec: spec(),
+      worker: { sandbox: { ok: false, reason: 'no working bubblewrap: denied' } },
+      refusal: 'the job needs a confining sandbox; this worker has none (no working bubblewrap: denied)',
+    },
+    {
+      name: 'a toolless job needs no sandbox',
+      spec: spec({ sandbox: { required: 'none', network: true, readOnly: false }, base: undefined }),
+      worker: { sandbox: { ok: false, reason: 'none' } },
+    },
+    {
+      name: 'a repository compared exactly (a trailing slash differs)',
+      spec: spec({ repository: '/srv/shared.git/' }),
+      refusal:
+        "the job's repository /srv/shared.git/ is not this worker's workers.repository /srv/shared.git",
+    },
+    {
+      name: 'a worker with no repository configured',
+      spec: spec(),
+      worker: { repository: undefined },
+      refusal: 'this worker has no workers.repository configured, so it accepts no repository',
+    },
+    {
+      name: 'an alias the worker lacks',
+      spec: spec({ model: { alias: 'opus', type: 'anthropic', model: 'm', params: {} } }),
+      refusal: 'this worker has no provider alias "opus" (its aliases: fake, other)',
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      expect(workerMismatch(c.spec, { ...worker, ...c.worker })).toBe(c.refusal);
     });
 });

@@ -1,21 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { type RedisServer, startRedis } from '../support/redis.js';
-import { queueConfig, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
 
-const TIMEOUT = 60_000;
+const TIMEOUT = 120_000;
 const WRITER =
   '---\ndescription: writes one file\nsubagent_tools: readwrite\n---\nYou are a remote writer.\n';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redisFile = redisForFile();
 
 describe('queue backend', () => {
   it(
@@ -32,11 +26,11 @@ describe('queue backend', () => {
           .text('done'),
       );
       const repository = sharedRepository();
-      const worker = await startWorker('w1', redis.url, server, repository);
+      const worker = await startWorker('w1', redisFile.server.url, server, repository);
       const project = servedProject(server, {
         git: true,
         files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-        config: queueConfig(redis.url, repository),
+        config: queueConfig(redisFile.server.url, repository),
       });
       const run = await cadreIn(project, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
         timeoutMs: TIMEOUT,
@@ -52,6 +46,10 @@ describe('queue backend', () => {
       const iso = events.find((e) => e.type === 'subagent_isolation') as { branch: string; worktree: string };
       const log = execFileSync('git', ['log', '--format=%s', iso.branch], { cwd: project.dir }).toString();
       expect(log).toContain('remote file');
+      // The retained branch merges like a local writer's.
+      const merged = await cadreIn(project, ['tasks', 'merge', String(end?.taskId)]);
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(readFileSync(project.path('remote.txt'), 'utf8')).toBe('from a worker\n');
     },
     TIMEOUT,
   );

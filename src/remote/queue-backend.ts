@@ -361,8 +361,9 @@ async function runRemote(
     void (async () => {
       await link.queue.add('task', signJob(spec, settings.secret), {
         jobId: spec.id,
-        removeOnComplete: true,
-        removeOnFail: 1000,
+        // Kept a while: after a Redis restart the root tells a finished job from one Redis lost.
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 24 * 3600 },
       });
       let last = '0';
       while (!settled) {

@@ -99,7 +99,7 @@ export function loadConfig(
     options.trustProject === true || isTrustedRoot(projectRoot, globalConfig.trusted_roots);
   let untrusted: UntrustedItem[] = [];
   if (projectFile && !projectTrusted) {
-    const confined = confineProjectConfig(globalConfig, projectFile.config);
+    const confined = confineProjectConfig(globalConfig, projectFile.config, env);
     projectFile.config = confined.config;
     untrusted = confined.skipped;
   }

@@ -53,12 +53,13 @@ export function startsByItself(item: UntrustedItem): boolean {
 /**
  * The project config as an untrusted project may have it, and what was left out. `global` is the user's
  * own config: a provider alias it defines keeps its route; one only the project defines gets no key
- * the user configured or exported (an explicit empty key, so the SDK does not fall back to the
- * environment's either).
+ * the user exported in `env` (an explicit empty key, so the SDK does not fall back to the environment's
+ * either).
  */
 export function confineProjectConfig(
   global: Config,
   project: Config,
+  env: NodeJS.ProcessEnv = {},
 ): { config: Config; skipped: UntrustedItem[] } {
   const skipped: UntrustedItem[] = [];
   const config: Record<string, unknown> = { ...project };
@@ -81,7 +82,7 @@ export function confineProjectConfig(
       const userDefined = global.providers !== undefined && Object.hasOwn(global.providers, alias);
       providers[alias] = userDefined
         ? keepUserRoute(alias, entry, global.providers?.[alias] as ProviderAlias, skipped)
-        : withoutUserKey(alias, entry, skipped);
+        : withoutUserKey(alias, entry, env, skipped);
     }
     config.providers = providers;
   }
@@ -112,11 +113,30 @@ function keepUserRoute(
   return kept as ProviderAlias;
 }
 
-function withoutUserKey(alias: string, entry: ProviderAlias, skipped: UntrustedItem[]): ProviderAlias {
+/** The variable each SDK reads when no key is given. */
+const SDK_KEY_ENV: Partial<Record<ProviderAlias['type'], string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+/**
+ * A project's own alias keeps a key of the user's only where it goes where that key always goes: the
+ * SDK's own API (no `base_url`, no headers) with the SDK's own variable. Anything else loses it.
+ */
+function withoutUserKey(
+  alias: string,
+  entry: ProviderAlias,
+  env: NodeJS.ProcessEnv,
+  skipped: UntrustedItem[],
+): ProviderAlias {
   if (entry.api_key !== undefined) return entry;
-  const needsKey = entry.api_key_env !== undefined || entry.type === 'openai' || entry.type === 'anthropic';
-  if (!needsKey) return entry;
-  skipped.push({ kind: 'provider_key', alias, env: entry.api_key_env });
+  const sdkVariable = SDK_KEY_ENV[entry.type];
+  const redirected = entry.base_url !== undefined || entry.headers !== undefined;
+  const envKey = entry.api_key_env ?? (redirected ? sdkVariable : undefined);
+  if (envKey === undefined || (!redirected && envKey === sdkVariable)) return entry;
+  // Nothing exported, nothing to withhold: the route reports the missing variable as it always does.
+  if (!env[envKey]) return entry;
+  skipped.push({ kind: 'provider_key', alias, env: envKey });
   const { api_key_env: _dropped, ...rest } = entry;
   return { ...rest, api_key: '' };
 }

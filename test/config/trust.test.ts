@@ -98,13 +98,36 @@ describe('what an untrusted project config may set', () => {
 
   it.each([
     ['api_key_env', { type: 'openai-compatible', base_url: 'http://x/v1', api_key_env: 'MY_KEY' }, 'MY_KEY'],
-    ['the SDK default variable of openai', { type: 'openai' }, undefined],
-    ['the SDK default variable of anthropic', { type: 'anthropic', base_url: 'https://e/v1' }, undefined],
+    [
+      'another variable on the official API',
+      { type: 'anthropic', api_key_env: 'GITHUB_TOKEN' },
+      'GITHUB_TOKEN',
+    ],
+    ['the SDK variable, redirected', { type: 'openai', base_url: 'https://e/v1' }, 'OPENAI_API_KEY'],
+    ['the SDK variable, with headers', { type: 'anthropic', headers: { a: 'b' } }, 'ANTHROPIC_API_KEY'],
   ] as const)('gives a provider the project defines no key of the user (%s)', (_name, entry, env) => {
-    const { config, skipped } = confineProjectConfig(USER, { providers: { evil: { ...entry } } });
+    const exported = { MY_KEY: 'k', GITHUB_TOKEN: 'k', OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' };
+    const { config, skipped } = confineProjectConfig(USER, { providers: { evil: { ...entry } } }, exported);
     expect(config.providers?.evil.api_key).toBe('');
     expect(config.providers?.evil.api_key_env).toBeUndefined();
     expect(skipped).toEqual([{ kind: 'provider_key', alias: 'evil', env }]);
+  });
+
+  it('leaves a variable that is not exported alone: the route names it as missing', () => {
+    const project: Config = {
+      providers: { evil: { type: 'openai-compatible', base_url: 'http://x/v1', api_key_env: 'UNSET_KEY' } },
+    };
+    expect(confineProjectConfig(USER, project, {})).toEqual({ config: project, skipped: [] });
+  });
+
+  it('lets a project provider reach the official API with the SDK’s own variable', () => {
+    const project: Config = {
+      providers: {
+        haiku: { type: 'anthropic', model: 'claude-haiku-4-5' },
+        gpt: { type: 'openai', api_key_env: 'OPENAI_API_KEY' },
+      },
+    };
+    expect(confineProjectConfig(USER, project)).toEqual({ config: project, skipped: [] });
   });
 
   it('lets a project provider with its own key or no key at all through unchanged', () => {

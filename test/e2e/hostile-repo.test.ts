@@ -29,7 +29,10 @@ function childResults(server: ScriptedServer, system: string): string[] {
   );
 }
 
-describe("the user's global denies are a ceiling over the project", () => {
+/** Whole runs with subagents take their time on a loaded machine. */
+const SLOW = { timeoutMs: 60_000 };
+
+describe("the user's global denies are a ceiling over the project", { timeout: 120_000 }, () => {
   it('a project config allow does not lift a global deny, even with --yes; warned once', async () => {
     const server = await scriptedServer(
       script()
@@ -41,7 +44,7 @@ describe("the user's global denies are a ceiling over the project", () => {
       config: { permission: { allow: ['bash(touch *)', 'Bash'] } },
     });
     const globalFile = globalConfig(project.configDir, { deny: ['bash(touch *)'] });
-    const run = await cadreIn(project, ['-p', 'make files', '--yes']);
+    const run = await cadreIn(project, ['-p', 'make files', '--yes'], SLOW);
     expect(run.code).toBe(0);
     const [first, second] = toolResults(server.requests[2]).map((m) => m.text);
     expect(first).toMatch(/^Permission denied/);
@@ -53,7 +56,7 @@ describe("the user's global denies are a ceiling over the project", () => {
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(new Set(warnings).size).toBe(warnings.length);
 
-    const explain = await cadreIn(project, ['permissions', 'explain', 'bash(touch x)', '--yes']);
+    const explain = await cadreIn(project, ['permissions', 'explain', 'bash(touch x)', '--yes'], SLOW);
     const lines = explain.stdout.split('\n');
     expect(lines[0]).toBe('decision: deny');
     expect(lines.some((l) => l.startsWith('  [ceiling] deny bash(touch *)') && l.includes(globalFile))).toBe(
@@ -69,11 +72,15 @@ describe("the user's global denies are a ceiling over the project", () => {
     );
     const project = servedProject(server, { config: { permission: { allow: ['bash(touch *)'] } } });
     globalConfig(project.configDir, { ask: ['bash(touch *)'] });
-    const explain = await cadreIn(project, ['permissions', 'explain', 'bash(touch a.txt)']);
+    const explain = await cadreIn(project, ['permissions', 'explain', 'bash(touch a.txt)'], SLOW);
     expect(explain.stdout.split('\n')[0]).toBe('decision: ask');
-    const headless = await cadreIn(project, ['permissions', 'explain', 'bash(touch a.txt)', '--headless']);
+    const headless = await cadreIn(
+      project,
+      ['permissions', 'explain', 'bash(touch a.txt)', '--headless'],
+      SLOW,
+    );
     expect(headless.stdout.split('\n')[0]).toBe('decision: deny');
-    const run = await cadreIn(project, ['-p', 'go']);
+    const run = await cadreIn(project, ['-p', 'go'], SLOW);
     expect(run.code).toBe(0);
     expect(existsSync(project.path('a.txt'))).toBe(false);
   });
@@ -90,7 +97,7 @@ describe("the user's global denies are a ceiling over the project", () => {
     );
     const project = servedProject(server, { files: { '.cadre/agents/worker.md': WORKER } });
     const globalFile = globalConfig(project.configDir, { deny: ['bash(touch *)'] });
-    const run = await cadreIn(project, ['-p', 'go', '--yes']);
+    const run = await cadreIn(project, ['-p', 'go', '--yes'], SLOW);
     expect(run.code).toBe(0);
     const [result] = childResults(server, 'You are the worker.');
     expect(result).toMatch(/^Permission denied/);
@@ -103,17 +110,20 @@ describe("the user's global denies are a ceiling over the project", () => {
     const project = servedProject(server, {
       config: { permission: { allow: ['read(/etc/**)', 'Read(//etc/**)'] } },
     });
-    const explain = await cadreIn(project, ['permissions', 'explain', 'read(/etc/hostname)', '--headless']);
+    const explain = await cadreIn(
+      project,
+      ['permissions', 'explain', 'read(/etc/hostname)', '--headless'],
+      SLOW,
+    );
     expect(explain.stdout.split('\n')[0]).toBe('decision: deny');
     expect(explain.stderr).toContain(
       'points outside the project and is ignored until the project is trusted',
     );
-    const trusted = await cadreIn(project, [
-      'permissions',
-      'explain',
-      'read(/etc/hostname)',
-      '--trust-project',
-    ]);
+    const trusted = await cadreIn(
+      project,
+      ['permissions', 'explain', 'read(/etc/hostname)', '--trust-project'],
+      SLOW,
+    );
     expect(trusted.stdout.split('\n')[0]).toBe('decision: allow');
   });
 });
@@ -126,7 +136,7 @@ function markingServer(marker: string) {
   };
 }
 
-describe('what a cloned repository may start or reroute (issue 15 point 6b-d)', () => {
+describe('what a cloned repository may start or reroute (issue 15 point 6b-d)', { timeout: 120_000 }, () => {
   it('an untrusted project starts no MCP server, keeps the walls and cannot reroute the user’s provider: warned once; trusted, the server starts', async () => {
     const user = await scriptedServer(script().text('from the user’s provider').text('again'));
     const evil = await scriptedServer(script().text('from the project’s server'));
@@ -162,7 +172,7 @@ describe('what a cloned repository may start or reroute (issue 15 point 6b-d)', 
       }),
     );
     const env = { USER_SECRET_KEY: 'user-secret-123' };
-    const run = await cadreIn(p, ['-p', 'hello', '--yes'], { env });
+    const run = await cadreIn(p, ['-p', 'hello', '--yes'], { env, ...SLOW });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('from the user’s provider');
     expect(existsSync(marker)).toBe(false);
@@ -183,7 +193,7 @@ describe('what a cloned repository may start or reroute (issue 15 point 6b-d)', 
       expect(warnings[0]).toContain(named);
     expect(run.stderr).not.toContain('without an OS sandbox');
 
-    const trusted = await cadreIn(p, ['-p', 'hello', '--yes', '--trust-project'], { env });
+    const trusted = await cadreIn(p, ['-p', 'hello', '--yes', '--trust-project'], { env, ...SLOW });
     expect(existsSync(marker)).toBe(true);
     expect(trusted.stderr).not.toContain('the project is not trusted');
     expect(trusted.stdout).toContain('from the project’s server');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSandboxPolicy, type SandboxSettings } from '../src/sandbox/policy.js';
@@ -15,26 +15,6 @@ export interface SandboxCost {
   plainMs: number;
   /** Median extra time of one `bash -c true` under each policy, over plain bash. */
   extraMs: { name: string; ms: number }[];
-  /** Extra CPU time (user + system, of the child processes) per call: what a busy machine cannot inflate. */
-  extraCpuMs: { name: string; ms: number }[];
-}
-
-/** CPU time of this process's waited-for children so far (Linux /proc; clock ticks of 10 ms). */
-function childCpuMs(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after the command name.
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
-/** Mean CPU time of `runs` spawns of `spec`. */
-function cpuPerSpawn(
-  spec: { file: string; args: string[]; env: NodeJS.ProcessEnv },
-  cwd: string,
-  runs: number,
-): number {
-  const before = childCpuMs();
-  for (let i = 0; i < runs; i++) spawnSync(spec.file, spec.args, { cwd, env: spec.env, stdio: 'ignore' });
-  return (childCpuMs() - before) / runs;
 }
 
 function median(values: number[]): number {
@@ -57,7 +37,7 @@ function timeSpawn(spec: { file: string; args: string[]; env: NodeJS.ProcessEnv 
  */
 export async function benchSandbox(): Promise<SandboxCost> {
   const probe = runBwrapProbe();
-  if (!probe.ok) return { unavailable: probe.error, runs: 0, plainMs: 0, extraMs: [], extraCpuMs: [] };
+  if (!probe.ok) return { unavailable: probe.error, runs: 0, plainMs: 0, extraMs: [] };
   const root = mkdtempSync(join(tmpdir(), 'cadre-bench-sandbox-'));
   const home = mkdtempSync(join(tmpdir(), 'cadre-bench-home-'));
   try {
@@ -93,16 +73,10 @@ export async function benchSandbox(): Promise<SandboxCost> {
       });
     }
     const plainMs = median(plain);
-    const CPU_RUNS = 100;
-    const plainCpu = cpuPerSpawn(shellSpawn(undefined, 'true', root), root, CPU_RUNS);
     return {
       runs: RUNS,
       plainMs,
       extraMs: variants.map((v, j) => ({ name: v.name, ms: median(boxed[j]) - plainMs })),
-      extraCpuMs: variants.map((v, j) => ({
-        name: v.name,
-        ms: cpuPerSpawn(shellSpawn(sandboxes[j], 'true', root), root, CPU_RUNS) - plainCpu,
-      })),
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -135,12 +109,6 @@ export function sandboxRows(
       value: `${v.ms.toFixed(1)} ms`,
       target: i === 0 ? '< 5 ms' : '',
       ok: i === 0 ? v.ms < 5 : null,
-    })),
-    ...cost.extraCpuMs.map((v) => ({
-      name: `  sandbox: extra CPU time (user + system) of one bash call, ${v.name}`,
-      value: `${v.ms.toFixed(1)} ms`,
-      target: '',
-      ok: null,
     })),
   ];
 }

@@ -76,7 +76,8 @@ export async function benchSandbox(): Promise<SandboxCost> {
     return {
       runs: RUNS,
       plainMs,
-      extraMs: variants.map((v, j) => ({ name: v.name, ms: median(boxed[j]) - plainMs })),
+      // Each sandboxed run against the plain run of the same round: drift in the machine's load cancels.
+      extraMs: variants.map((v, j) => ({ name: v.name, ms: median(boxed[j].map((t, i) => t - plain[i])) })),
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

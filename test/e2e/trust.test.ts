@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bwrapTestsRun } from '../support/bwrap.js';
@@ -97,7 +98,8 @@ describe('cadre sandbox status', () => {
         sandbox_env_allow: ['KEEP_TOKEN'],
       }),
     );
-    const home = join(p.dir, '..', `home-${process.pid}`);
+    const home = mkdtempSync(join(tmpdir(), 'cadre-home-'));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
     mkdirSync(join(home, '.ssh'), { recursive: true });
     const env = { HOME: home, FOO_API_KEY: 'x', KEEP_TOKEN: 'y' };
     const run = await cadre(p, ['sandbox', 'status', '--json'], p.dir, env);

@@ -2,6 +2,7 @@ import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata, SharedV3Warni
 import type { AssistantModelMessage, LanguageModel, ModelMessage } from 'ai';
 import { providerOptionsFor } from '../provider/model.js';
 import type { TokenUsage } from '../provider/pricing.js';
+import { ModelStreamTruncated } from '../provider/retry.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
 import { toProviderPrompt, usageOf } from './provider-prompt.js';
 
@@ -196,6 +197,12 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             break;
           }
           case 'finish':
+            // The Responses API always reports usage in `response.completed`; the SDK finishes without it
+            // when that event never came.
+            if (route.type === 'openai' && part.usage.raw === undefined) {
+              yield { type: 'error', error: new ModelStreamTruncated('no response.completed event') };
+              return;
+            }
             usage = tokenUsage(usageOf(part.usage));
             finishReason = part.finishReason.unified;
             break;
@@ -212,7 +219,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
       return;
     }
     if (usage === undefined) {
-      yield { type: 'error', error: new Error('the model stream terminated before it finished') };
+      yield { type: 'error', error: new ModelStreamTruncated('no final event') };
       return;
     }
     yield { type: 'finish', usage, finishReason, assistant: [assistant.message()] };

@@ -1,6 +1,6 @@
 import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
 import type { AssistantModelMessage, LanguageModel, ModelMessage } from 'ai';
-import { providerOptionsFor } from '../provider/model.js';
+import { requestSettingsFor } from '../provider/effort.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import { ModelStreamTruncated } from '../provider/retry.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
@@ -157,8 +157,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
         })),
         toolChoice: request.tools.length > 0 ? { type: 'auto' } : undefined,
         temperature: params.temperature,
-        maxOutputTokens: params.maxOutputTokens,
-        providerOptions: providerOptionsFor(route, params),
+        ...requestSettingsFor(route, params),
         abortSignal: request.signal,
       }));
     } catch (error) {

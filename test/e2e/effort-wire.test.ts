@@ -18,35 +18,39 @@ async function requestBody(wire: Wire, model: string, effort: string): Promise<R
   return server.requests[0].body as Record<string, unknown>;
 }
 
-describe('effort on the wire, per provider type (issue 16, B4)', () => {
-  it('OpenAI Responses: reasoning.effort from the model’s own set, max its highest', async () => {
-    expect((await requestBody('responses', 'gpt-5.1', 'max')).reasoning).toEqual({ effort: 'high' });
-    expect((await requestBody('responses', 'gpt-5.2', 'max')).reasoning).toEqual({ effort: 'xhigh' });
-    expect((await requestBody('responses', 'gpt-5.1', 'off')).reasoning).toEqual({ effort: 'none' });
-  });
-
-  it('OpenAI Responses: a model without reasoning gets no reasoning field', async () => {
-    expect(await requestBody('responses', 'gpt-4.1', 'high')).not.toHaveProperty('reasoning');
-  });
-
-  it('Anthropic: a thinking budget below max_tokens, max_tokens within the model’s limit', async () => {
-    const max = await requestBody('anthropic', 'claude-sonnet-4-5', 'max');
-    expect(max.thinking).toEqual({ type: 'enabled', budget_tokens: 59_904 });
-    expect(max.max_tokens).toBe(64_000);
-    const opus = await requestBody('anthropic', 'claude-opus-4-1', 'xhigh');
-    expect(opus.thinking).toEqual({ type: 'enabled', budget_tokens: 27_904 });
-    expect(opus.max_tokens).toBe(32_000);
-    const off = await requestBody('anthropic', 'claude-sonnet-4-5', 'off');
-    expect(off.thinking).toEqual({ type: 'disabled' });
-  });
-
-  it('Anthropic: a model without extended thinking gets no thinking field', async () => {
-    expect(await requestBody('anthropic', 'claude-3-5-haiku-latest', 'high')).not.toHaveProperty('thinking');
-  });
-
-  it('chat completions: reasoning_effort low/medium/high, none for off', async () => {
-    expect((await requestBody('openai', 'qwen3', 'xhigh')).reasoning_effort).toBe('high');
-    expect((await requestBody('openai', 'qwen3', 'minimal')).reasoning_effort).toBe('low');
-    expect(await requestBody('openai', 'qwen3', 'off')).not.toHaveProperty('reasoning_effort');
+// One cadre run per case: request shapes per provider type (issue 16, B4).
+describe.each<[Wire, string, string, (body: Record<string, unknown>) => void]>([
+  ['responses', 'gpt-5.1', 'max', (body) => expect(body.reasoning).toEqual({ effort: 'high' })],
+  ['responses', 'gpt-5.2', 'max', (body) => expect(body.reasoning).toEqual({ effort: 'xhigh' })],
+  ['responses', 'gpt-5.1', 'off', (body) => expect(body.reasoning).toEqual({ effort: 'none' })],
+  ['responses', 'gpt-4.1', 'high', (body) => expect(body).not.toHaveProperty('reasoning')],
+  [
+    'anthropic',
+    'claude-sonnet-4-5',
+    'max',
+    (body) =>
+      expect(body).toMatchObject({
+        thinking: { type: 'enabled', budget_tokens: 59_904 },
+        max_tokens: 64_000,
+      }),
+  ],
+  [
+    'anthropic',
+    'claude-opus-4-1',
+    'xhigh',
+    (body) =>
+      expect(body).toMatchObject({
+        thinking: { type: 'enabled', budget_tokens: 27_904 },
+        max_tokens: 32_000,
+      }),
+  ],
+  ['anthropic', 'claude-sonnet-4-5', 'off', (body) => expect(body.thinking).toEqual({ type: 'disabled' })],
+  ['anthropic', 'claude-3-5-haiku-latest', 'high', (body) => expect(body).not.toHaveProperty('thinking')],
+  ['openai', 'qwen3', 'xhigh', (body) => expect(body.reasoning_effort).toBe('high')],
+  ['openai', 'qwen3', 'minimal', (body) => expect(body.reasoning_effort).toBe('low')],
+  ['openai', 'qwen3', 'off', (body) => expect(body).not.toHaveProperty('reasoning_effort')],
+])('effort on the %s wire, model %s, reasoning %s', (wire, model, effort, check) => {
+  it('goes out as the API accepts it', async () => {
+    check(await requestBody(wire, model, effort));
   });
 });

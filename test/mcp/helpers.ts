@@ -55,3 +55,30 @@ export function toolNamed(tools: readonly AnyTool[], name: string): AnyTool {
   if (tool === undefined) throw new Error(`no tool ${name} among ${tools.map((t) => t.name).join(', ')}`);
   return tool;
 }
+
+/**
+ * A stdio MCP server (`node -e <source>`) with a `crash` tool that exits the process and a `ping` tool.
+ * While `holdFile` exists it refuses to start (exit 1, saying so on stderr), so a test decides when a
+ * restart may succeed.
+ */
+export function fragileServerSource(holdFile: string): string {
+  const require = createRequire(import.meta.url);
+  return `
+    const { existsSync } = require('node:fs');
+    if (existsSync(${JSON.stringify(holdFile)})) {
+      console.error('fragile: held');
+      process.exit(1);
+    }
+    const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+    const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+    const server = new McpServer({ name: 'fragile', version: '1.0.0' });
+    server.registerTool('crash', { description: 'Exits the server' }, async () => {
+      console.error('fragile: crashing on purpose');
+      process.exit(3);
+    });
+    server.registerTool('ping', { description: 'Answers pong' }, async () => ({
+      content: [{ type: 'text', text: 'pong' }],
+    }));
+    server.connect(new StdioServerTransport());
+  `;
+}

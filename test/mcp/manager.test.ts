@@ -1,8 +1,10 @@
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../src/config/schema.js';
 import { type McpManager, startMcp } from '../../src/mcp/manager.js';
-import { childPids, everythingServerEntry, toolContext, toolNamed } from './helpers.js';
+import { childPids, everythingServerEntry, fragileServerSource, toolContext, toolNamed } from './helpers.js';
 
 const everything: McpServerConfig = { command: process.execPath, args: [everythingServerEntry(), 'stdio'] };
 
@@ -200,44 +202,115 @@ describe('startMcp with servers that fail', () => {
     expect(started.warnings[0]).toContain(`(stderr: from-config ${process.cwd()}/test true)`);
   });
 
-  it('warns when a connected server dies, and drops its tools', async () => {
-    const require = createRequire(import.meta.url);
-    const fragileSource = `
-      const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
-      const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
-      const server = new McpServer({ name: 'fragile', version: '1.0.0' });
-      server.registerTool('crash', { description: 'Exits the server' }, async () => {
-        console.error('fragile: crashing on purpose');
-        process.exit(3);
-      });
-      server.connect(new StdioServerTransport());
-    `;
+  it('withdraws the tools of a server that dies, reconnects with backoff and brings them back', async () => {
+    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
     const warnings: string[] = [];
-    let announceWarning: () => void = () => undefined;
-    const warned = new Promise<void>((resolve) => {
-      announceWarning = resolve;
-    });
+    const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+    const warned = (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        if (warnings.some((w) => pattern.test(w))) resolve();
+        else waiters.push({ pattern, resolve });
+      });
     manager = startMcp(
-      { fragile: { command: process.execPath, args: ['-e', fragileSource] } },
+      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
       {
         cwd: process.cwd(),
+        reconnectBaseMs: 20,
         onWarning: (message) => {
           warnings.push(message);
-          announceWarning();
+          for (const waiter of waiters.filter((w) => w.pattern.test(message))) waiter.resolve();
         },
       },
     );
     await manager.ready;
+    expect(manager.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    const before = manager.revision();
+    // Held: the restarts fail until the test lets go.
+    writeFileSync(hold, '');
     const crash = toolNamed(manager.tools(), 'mcp__fragile__crash');
     const result = await crash.execute({}, toolContext());
-    await warned;
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^MCP server "fragile" failed the call: .*Connection closed/);
+    await warned(/disconnected/);
+    expect(manager.status()[0]).toMatchObject({ state: 'reconnecting', toolCount: 0 });
+    expect(manager.tools()).toEqual([]);
+    expect(manager.revision()).toBeGreaterThan(before);
+    rmSync(hold);
+    await warned(/reconnected/);
+    expect(manager.status()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
+    expect(manager.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    expect(await toolNamed(manager.tools(), 'mcp__fragile__ping').execute({}, toolContext())).toMatchObject({
+      output: 'pong',
+    });
     expect(warnings).toEqual([
-      'MCP server "fragile" disconnected: connection closed (stderr: fragile: crashing on purpose)',
+      'MCP server "fragile" disconnected: connection closed (stderr: fragile: crashing on purpose); reconnecting in 0s',
+      'MCP server "fragile" reconnected (2 tools)',
     ]);
+  });
+
+  it('gives a dead server up after its reconnect attempts, saying why', async () => {
+    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
+    const warnings: string[] = [];
+    let gaveUp: () => void = () => undefined;
+    const given = new Promise<void>((resolve) => {
+      gaveUp = resolve;
+    });
+    manager = startMcp(
+      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
+      {
+        cwd: process.cwd(),
+        reconnectBaseMs: 5,
+        maxReconnects: 2,
+        onWarning: (message) => {
+          warnings.push(message);
+          if (message.includes('did not come back')) gaveUp();
+        },
+      },
+    );
+    await manager.ready;
+    writeFileSync(hold, '');
+    await toolNamed(manager.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await given;
+    expect(warnings.at(-1)).toMatch(
+      /^MCP server "fragile" did not come back after 2 reconnect attempts: .*\(stderr: fragile: held\)$/,
+    );
     expect(manager.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
     expect(manager.tools()).toEqual([]);
+  });
+
+  it('closing while a dead server waits to reconnect stops the reconnecting', async () => {
+    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
+    let disconnected: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => {
+      disconnected = resolve;
+    });
+    const warnings: string[] = [];
+    manager = startMcp(
+      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
+      {
+        cwd: process.cwd(),
+        reconnectBaseMs: 60_000,
+        onWarning: (message) => {
+          warnings.push(message);
+          disconnected();
+        },
+      },
+    );
+    await manager.ready;
+    await toolNamed(manager.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await gone;
+    await manager.close();
+    expect(manager.status()[0].state).toBe('closed');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('waits for servers at most as long as asked', async () => {
+    const started = start({
+      hang: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+    });
+    manager = started.manager;
+    await manager.readyWithin(10);
+    expect(manager.status()[0].state).toBe('connecting');
   });
 
   it('starts nothing and settles at once with no servers', async () => {

@@ -153,9 +153,10 @@ export class AgentRuntime {
   private view!: EffectiveView;
   private route!: ModelRoute;
   private gate!: CadrePermissionGate;
-  /** Every tool the session has; calls to ones withheld from the model still get the gate's reasoned denial. */
-  private universeTools: AnyTool[] = [];
-  /** The tools the runner resolves calls against: one live map, so a run picks up MCP changes. */
+  /**
+   * Every tool the session has, by name (calls to ones withheld from the model still get the gate's
+   * reasoned denial); one live map, so a run picks up MCP changes.
+   */
   private readonly toolMap = new Map<string, AnyTool>();
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
@@ -572,7 +573,6 @@ export class AgentRuntime {
     this.warnOnce(this.gate.warnings);
     const universe = this.universe();
     const visible = new Set(this.gate.visibleTools(universe));
-    this.universeTools = universe;
     this.toolMap.clear();
     for (const tool of universe) this.toolMap.set(tool.name, tool);
     this.mcpRevision = this.mcp?.revision() ?? 0;

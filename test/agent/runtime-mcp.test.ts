@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { AgentRuntime } from '../../src/agent/runtime.js';
@@ -8,7 +6,7 @@ import { openWorkspace } from '../../src/cli/bootstrap.js';
 import { resolveMainRoute } from '../../src/provider/route.js';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
 import { openSessionStore, type SessionStore } from '../../src/session/store.js';
-import { fragileServerSource } from '../mcp/helpers.js';
+import { fragileServerSource, holdFilePath, warningWatcher } from '../mcp/helpers.js';
 import { makeProject } from '../support/cli.js';
 import { script, scriptedProviderAlias, scriptedServer } from '../support/llm-server.js';
 
@@ -27,8 +25,7 @@ async function startRuntime(server: ScriptedServer, mcpServers: Record<string, o
   const workspace = openWorkspace(p.dir, env);
   const store = openSessionStore(p.configDir);
   stores.push(store);
-  const warnings: string[] = [];
-  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const { warnings, onWarning, warned } = warningWatcher();
   const runtime = AgentRuntime.start({
     loaded: workspace.loaded,
     profiles: workspace.profiles,
@@ -37,19 +34,12 @@ async function startRuntime(server: ScriptedServer, mcpServers: Record<string, o
     flags: { safety: 'full', yes: true },
     env,
     emit: (event: AgentEvent) => {
-      if (event.type !== 'warning') return;
-      warnings.push(event.message);
-      for (const waiter of waiters.filter((w) => w.pattern.test(event.message))) waiter.resolve();
+      if (event.type === 'warning') onWarning(event.message);
     },
     store,
   });
   onTestFinished(() => runtime.close());
   await runtime.connectMcp();
-  const warned = (pattern: RegExp) =>
-    new Promise<void>((resolve) => {
-      if (warnings.some((w) => pattern.test(w))) resolve();
-      else waiters.push({ pattern, resolve });
-    });
   return { runtime, warnings, warned };
 }
 
@@ -70,7 +60,7 @@ describe('MCP servers in a session (SPEC 14, issue 16 A5)', () => {
   });
 
   it('withdraws a dead server’s tools at the next turn and brings them back once it reconnects', async () => {
-    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
+    const hold = holdFilePath();
     const server = await scriptedServer(
       script()
         .rule({ last_user: 'crash it' })

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnyTool, ShellJobs, ToolContext } from '../../src/tool/tool.js';
 
@@ -81,4 +82,28 @@ export function fragileServerSource(holdFile: string): string {
     }));
     server.connect(new StdioServerTransport());
   `;
+}
+
+/** Collects warnings; `warned(pattern)` resolves once one matching has arrived (event-driven waits). */
+export function warningWatcher() {
+  const warnings: string[] = [];
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  return {
+    warnings,
+    onWarning(message: string): void {
+      warnings.push(message);
+      for (const waiter of waiters.filter((w) => w.pattern.test(message))) waiter.resolve();
+    },
+    warned(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        if (warnings.some((w) => pattern.test(w))) resolve();
+        else waiters.push({ pattern, resolve });
+      });
+    },
+  };
+}
+
+/** A fresh path for `fragileServerSource`'s hold file (not created). */
+export function holdFilePath(): string {
+  return path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
 }

@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../src/config/schema.js';
 import { type McpManager, startMcp } from '../../src/mcp/manager.js';
-import { childPids, everythingServerEntry, fragileServerSource, toolContext, toolNamed } from './helpers.js';
+import {
+  childPids,
+  everythingServerEntry,
+  fragileServerSource,
+  holdFilePath,
+  toolContext,
+  toolNamed,
+  warningWatcher,
+} from './helpers.js';
 
 const everything: McpServerConfig = { command: process.execPath, args: [everythingServerEntry(), 'stdio'] };
 
@@ -202,44 +208,37 @@ describe('startMcp with servers that fail', () => {
     expect(started.warnings[0]).toContain(`(stderr: from-config ${process.cwd()}/test true)`);
   });
 
-  it('withdraws the tools of a server that dies, reconnects with backoff and brings them back', async () => {
-    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
-    const warnings: string[] = [];
-    const waiters: { pattern: RegExp; resolve: () => void }[] = [];
-    const warned = (pattern: RegExp) =>
-      new Promise<void>((resolve) => {
-        if (warnings.some((w) => pattern.test(w))) resolve();
-        else waiters.push({ pattern, resolve });
-      });
-    manager = startMcp(
+  function startFragile(options: { reconnectBaseMs: number; maxReconnects?: number }) {
+    const hold = holdFilePath();
+    const watcher = warningWatcher();
+    const fragile = startMcp(
       { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
-      {
-        cwd: process.cwd(),
-        reconnectBaseMs: 20,
-        onWarning: (message) => {
-          warnings.push(message);
-          for (const waiter of waiters.filter((w) => w.pattern.test(message))) waiter.resolve();
-        },
-      },
+      { cwd: process.cwd(), onWarning: watcher.onWarning, ...options },
     );
-    await manager.ready;
-    expect(manager.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
-    const before = manager.revision();
+    manager = fragile;
+    return { hold, fragile, ...watcher };
+  }
+
+  it('withdraws the tools of a server that dies, reconnects with backoff and brings them back', async () => {
+    const { hold, fragile, warnings, warned } = startFragile({ reconnectBaseMs: 20 });
+    await fragile.ready;
+    expect(fragile.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    const before = fragile.revision();
     // Held: the restarts fail until the test lets go.
     writeFileSync(hold, '');
-    const crash = toolNamed(manager.tools(), 'mcp__fragile__crash');
+    const crash = toolNamed(fragile.tools(), 'mcp__fragile__crash');
     const result = await crash.execute({}, toolContext());
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^MCP server "fragile" failed the call: .*Connection closed/);
     await warned(/disconnected/);
-    expect(manager.status()[0]).toMatchObject({ state: 'reconnecting', toolCount: 0 });
-    expect(manager.tools()).toEqual([]);
-    expect(manager.revision()).toBeGreaterThan(before);
+    expect(fragile.status()[0]).toMatchObject({ state: 'reconnecting', toolCount: 0 });
+    expect(fragile.tools()).toEqual([]);
+    expect(fragile.revision()).toBeGreaterThan(before);
     rmSync(hold);
     await warned(/reconnected/);
-    expect(manager.status()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
-    expect(manager.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
-    expect(await toolNamed(manager.tools(), 'mcp__fragile__ping').execute({}, toolContext())).toMatchObject({
+    expect(fragile.status()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
+    expect(fragile.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    expect(await toolNamed(fragile.tools(), 'mcp__fragile__ping').execute({}, toolContext())).toMatchObject({
       output: 'pong',
     });
     expect(warnings).toEqual([
@@ -249,58 +248,25 @@ describe('startMcp with servers that fail', () => {
   });
 
   it('gives a dead server up after its reconnect attempts, saying why', async () => {
-    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
-    const warnings: string[] = [];
-    let gaveUp: () => void = () => undefined;
-    const given = new Promise<void>((resolve) => {
-      gaveUp = resolve;
-    });
-    manager = startMcp(
-      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
-      {
-        cwd: process.cwd(),
-        reconnectBaseMs: 5,
-        maxReconnects: 2,
-        onWarning: (message) => {
-          warnings.push(message);
-          if (message.includes('did not come back')) gaveUp();
-        },
-      },
-    );
-    await manager.ready;
+    const { hold, fragile, warnings, warned } = startFragile({ reconnectBaseMs: 5, maxReconnects: 2 });
+    await fragile.ready;
     writeFileSync(hold, '');
-    await toolNamed(manager.tools(), 'mcp__fragile__crash').execute({}, toolContext());
-    await given;
+    await toolNamed(fragile.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await warned(/did not come back/);
     expect(warnings.at(-1)).toMatch(
       /^MCP server "fragile" did not come back after 2 reconnect attempts: .*\(stderr: fragile: held\)$/,
     );
-    expect(manager.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
-    expect(manager.tools()).toEqual([]);
+    expect(fragile.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
+    expect(fragile.tools()).toEqual([]);
   });
 
   it('closing while a dead server waits to reconnect stops the reconnecting', async () => {
-    const hold = path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
-    let disconnected: () => void = () => undefined;
-    const gone = new Promise<void>((resolve) => {
-      disconnected = resolve;
-    });
-    const warnings: string[] = [];
-    manager = startMcp(
-      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
-      {
-        cwd: process.cwd(),
-        reconnectBaseMs: 60_000,
-        onWarning: (message) => {
-          warnings.push(message);
-          disconnected();
-        },
-      },
-    );
-    await manager.ready;
-    await toolNamed(manager.tools(), 'mcp__fragile__crash').execute({}, toolContext());
-    await gone;
-    await manager.close();
-    expect(manager.status()[0].state).toBe('closed');
+    const { fragile, warnings, warned } = startFragile({ reconnectBaseMs: 60_000 });
+    await fragile.ready;
+    await toolNamed(fragile.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await warned(/disconnected/);
+    await fragile.close();
+    expect(fragile.status()[0].state).toBe('closed');
     expect(warnings).toHaveLength(1);
   });
 

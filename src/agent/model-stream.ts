@@ -196,9 +196,10 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             break;
           }
           case 'finish':
-            // The Responses API always reports usage in `response.completed`; the SDK finishes without it
-            // when that event never came.
-            if (route.type === 'openai' && part.usage.raw === undefined) {
+            // The Responses SDK finishes with its initial reason (other, nothing raw) only when no
+            // `response.completed`/`incomplete` event came: every real end sets one.
+            const { unified, raw } = part.finishReason;
+            if (route.type === 'openai' && unified === 'other' && raw === undefined) {
               yield { type: 'error', error: new ModelStreamTruncated('no response.completed event') };
               return;
             }

@@ -114,6 +114,8 @@ export interface TestSessionOptions {
   flags?: Partial<RuntimeFlags>;
   interactive?: boolean;
   git?: boolean;
+  /** The project's own config applies whole (`--trust-project`). */
+  trustProject?: boolean;
 }
 
 export const MAIN_SYSTEM = 'You are cadre';
@@ -137,7 +139,7 @@ export async function openTestSession(
   });
   onTestFinished(() => project.cleanup());
   const env = { ...process.env, CADRE_CONFIG_DIR: project.configDir };
-  const workspace = openWorkspace(project.dir, env);
+  const workspace = openWorkspace(project.dir, env, { trustProject: options.trustProject });
   const store = openSessionStore(project.configDir);
   const calls: ModelCall[] = [];
   const controller = await SessionController.open({

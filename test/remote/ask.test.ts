@@ -39,6 +39,7 @@ describe('asks of a remote child travel home', () => {
         files: { '.cadre/agents/writer.md': WRITER, 'README.md': 'hi\n' },
         git: true,
         config: queueConfig(redis.url, repository),
+        trustProject: true,
       },
     );
     const outcome = s.controller.submit('go').outcome;

@@ -91,10 +91,14 @@ describe('queue faults and refusals', () => {
       expect(server.requests.filter((r) => r.view.system.includes('You are a writer.'))).toHaveLength(0);
 
       const p = project(server, queueConfig(redisFile.server.url, repository));
-      const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-        env: { CADRE_WORKER_SECRET: 'not the workers secret' },
-      });
+      const run = await cadreIn(
+        p,
+        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
+        {
+          timeoutMs: TIMEOUT,
+          env: { CADRE_WORKER_SECRET: 'not the workers secret' },
+        },
+      );
       expect(run.code).toBe(0);
       const end = jsonLines(run.stdout).find((e) => e.type === 'subagent_end');
       expect(end).toMatchObject({
@@ -120,10 +124,14 @@ describe('queue faults and refusals', () => {
         server,
         queueConfig(redisFile.server.url, repository, { pickup_timeout_ms: 1500 }),
       );
-      const unpicked = await cadreIn(lonely, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-        env: { CADRE_WORKER_SECRET: SECRET },
-      });
+      const unpicked = await cadreIn(
+        lonely,
+        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
+        {
+          timeoutMs: TIMEOUT,
+          env: { CADRE_WORKER_SECRET: SECRET },
+        },
+      );
       expect(jsonLines(unpicked.stdout).find((e) => e.type === 'subagent_end')).toMatchObject({
         status: 'failed',
         error: expect.stringMatching(/^no worker took the job within 1500 ms \(workers\.pickup_timeout_ms\)/),
@@ -138,7 +146,7 @@ describe('queue faults and refusals', () => {
       });
       const refused = await cadreIn(
         project(server, queueConfig(redisFile.server.url, repository)),
-        ['-p', 'go', '--yes', '--output-format', 'stream-json'],
+        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
         { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
       );
       expect(jsonLines(refused.stdout).find((e) => e.type === 'subagent_end')).toMatchObject({
@@ -177,7 +185,7 @@ describe('queue faults and refusals', () => {
         fallback: 'local',
         stalled_after_ms: 15_000,
       });
-      const args = ['--yes', '--output-format', 'stream-json'];
+      const args = ['--yes', '--trust-project', '--output-format', 'stream-json'];
       const env = { CADRE_WORKER_SECRET: SECRET };
       const remoteProject = project(server, config);
       const remote = cadreIn(remoteProject, ['-p', 'go remote', ...args], { timeoutMs: TIMEOUT, env });

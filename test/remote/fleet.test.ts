@@ -73,10 +73,14 @@ async function runFleet(server: ScriptedServer, config: Record<string, unknown>)
     files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER, '.cadre/agents/reader.md': READER },
     config: { subagent_dispatch_strategy: 'optional', ...config },
   });
-  const run = await cadreIn(project, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-    timeoutMs: TIMEOUT,
-    env: { CADRE_WORKER_SECRET: SECRET, CADRE_WORKTREE_DIR: worktreeDir() },
-  });
+  const run = await cadreIn(
+    project,
+    ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
+    {
+      timeoutMs: TIMEOUT,
+      env: { CADRE_WORKER_SECRET: SECRET, CADRE_WORKTREE_DIR: worktreeDir() },
+    },
+  );
   expect(run.code, run.stderr).toBe(0);
   const events = jsonLines(run.stdout);
   const reconciled = events.find((e) => e.type === 'batch_reconciled') as { text: string } | undefined;
@@ -132,10 +136,14 @@ describe('a fleet on remote workers', () => {
         files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
         config: queueConfig(redisFile.server.url, repository, { stalled_after_ms: 3000 }),
       });
-      const run = cadreIn(project, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-        env: { CADRE_WORKER_SECRET: SECRET, CADRE_WORKTREE_DIR: worktreeDir() },
-      });
+      const run = cadreIn(
+        project,
+        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
+        {
+          timeoutMs: TIMEOUT,
+          env: { CADRE_WORKER_SECRET: SECRET, CADRE_WORKTREE_DIR: worktreeDir() },
+        },
+      );
       await first.waitForLog(/pushed/);
       first.child.kill('SIGKILL');
       // Its lock expires; the next worker's stalled-job check hands the job to it.

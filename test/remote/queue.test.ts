@@ -32,10 +32,14 @@ describe('queue backend', () => {
         files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
         config: queueConfig(redisFile.server.url, repository),
       });
-      const run = await cadreIn(project, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-        env: { CADRE_WORKER_SECRET: SECRET },
-      });
+      const run = await cadreIn(
+        project,
+        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
+        {
+          timeoutMs: TIMEOUT,
+          env: { CADRE_WORKER_SECRET: SECRET },
+        },
+      );
       expect(run.code, run.stderr + worker.log()).toBe(0);
       const events = jsonLines(run.stdout);
       expect(events).toContainEqual(expect.objectContaining({ type: 'subagent_worker', worker: 'w1' }));

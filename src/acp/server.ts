@@ -108,15 +108,24 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
   };
   const attach = async (controller: SessionController): Promise<AcpSession> => {
     const { AcpSession } = (await load()).modules[2];
-    const session = new AcpSession(controller.sessionId, controller, connection.client, options.log);
+    const session = new AcpSession(
+      controller.sessionId,
+      controller,
+      connection.client,
+      options.log,
+      canElicit,
+    );
     sessions.set(session.id, session);
     // After the response that tells the client the session exists.
     setImmediate(() => session.announce());
     return session;
   };
 
+  // Set by `initialize`: the client renders forms, so "deny with message" can ask for the message.
+  let canElicit = false;
   const app = agent({ name: 'cadre' })
-    .onRequest(methods.agent.initialize, () => {
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      canElicit = Boolean(params.clientCapabilities?.elicitation?.form);
       setImmediate(() => {
         loading ??= importSessionModules();
       });

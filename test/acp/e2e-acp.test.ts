@@ -174,9 +174,10 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       const [request] = await server.waitForRequests(1);
       await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
       const response = await prompt;
-      const answeredAt = Date.now();
       expect(response.stopReason).toBe('cancelled');
-      expect(answeredAt).toBeLessThan(request.startedAt + 2000);
+      // The server's log: cadre hung up on the request during the delay, before any reply was sent.
+      await expect.poll(() => request.endedAt, { timeout: 5000, interval: 20 }).toBeDefined();
+      expect((request.endedAt ?? Number.POSITIVE_INFINITY) - request.startedAt).toBeLessThan(2000);
       expect(messageText(acp.updates(sessionId))).not.toContain('too late');
       await acp.close();
     },
@@ -228,6 +229,73 @@ describe('cadre acp asks and plans', () => {
           { content: 'report', priority: 'medium', status: 'pending' },
         ],
       });
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp deny with message', () => {
+  it(
+    'the fourth option denies with a message taken from _meta or asked for by a form, and the model reads it',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('bash', { command: 'rm -rf build' }))
+          .turn((t) => t.tool('bash', { command: 'rm notes.txt' }))
+          .turn((t) => t.tool('bash', { command: 'rm a.txt' }))
+          .turn((t) => t.text('I will leave the files alone.')),
+      );
+      const project = servedProject(server, { files: { 'notes.txt': 'n\n', 'a.txt': 'a\n' } });
+      const acp = spawnAcp(project);
+      await acp.initialize({ elicitation: { form: {} } });
+      const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      const asked: string[][] = [];
+      const replies = [
+        // An editor that can attach text sends it in the response's _meta.
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback', _meta: { message: 'keep build/' } } },
+        // Without it, cadre asks for the message with a form (accepted here, dismissed next).
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback' } },
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback' } },
+      ] as const;
+      acp.answer = (request) => {
+        asked.push(request.options.map((o) => `${o.kind}:${o.name}`));
+        return replies[asked.length - 1];
+      };
+      const forms = ['notes.txt stays', null];
+      acp.elicit = () => {
+        const message = forms.shift();
+        return message ? { action: 'accept', content: { message } } : { action: 'cancel' };
+      };
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'clean up' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      expect(asked[0]).toEqual([
+        'allow_once:Allow once',
+        expect.stringMatching(/^allow_always:Always allow /),
+        'reject_once:Deny',
+        'reject_once:Deny with message',
+      ]);
+      const elicitations = acp.seen.flatMap((s) => (s.kind === 'elicitation' ? [s.request] : []));
+      expect(elicitations).toHaveLength(2);
+      expect(elicitations[0]).toMatchObject({
+        mode: 'form',
+        sessionId,
+        message: expect.stringContaining('main'),
+      });
+      const toolResult = (request: number) =>
+        server.requests[request].view.messages.filter((m) => m.role === 'tool').at(-1)?.text ?? '';
+      expect(toolResult(1)).toContain('keep build/');
+      expect(toolResult(2)).toContain('notes.txt stays');
+      expect(toolResult(3)).not.toContain('notes.txt stays');
+      expect(toolResult(3)).toMatch(/denied/i);
+      expect(readFileSync(project.path('notes.txt'), 'utf8')).toBe('n\n');
+      expect(readFileSync(project.path('a.txt'), 'utf8')).toBe('a\n');
       await acp.close();
     },
     TIMEOUT,

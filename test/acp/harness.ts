@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import {
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   ndJsonStream,
@@ -16,7 +19,8 @@ import { REPO_ROOT, type TestProject } from '../support/cli.js';
 /** What the editor side saw, in arrival order. */
 export type Seen =
   | { kind: 'update'; notification: SessionNotification; at: number }
-  | { kind: 'permission'; request: RequestPermissionRequest; at: number };
+  | { kind: 'permission'; request: RequestPermissionRequest; at: number }
+  | { kind: 'elicitation'; request: CreateElicitationRequest; at: number };
 
 export interface AcpClient {
   connection: ClientConnection;
@@ -31,7 +35,9 @@ export interface AcpClient {
   answer: (
     request: RequestPermissionRequest,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
-  initialize(): Promise<unknown>;
+  /** Answers each form elicitation (only sent when initialize declared the capability); default: decline. */
+  elicit: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  initialize(capabilities?: ClientCapabilities): Promise<unknown>;
   /** `initialize` then `session/new` in the project: the new session's id. */
   open(): Promise<string>;
   close(): Promise<void>;
@@ -77,6 +83,7 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
     child,
     seen,
     answer: ALLOW_ONCE,
+    elicit: () => ({ action: 'decline' }),
     connection: undefined as unknown as ClientConnection,
     stderr: () => stderr,
     updates: (sessionId) =>
@@ -87,10 +94,10 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
       if (check()) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ check, resolve }));
     },
-    initialize: () =>
+    initialize: (capabilities = {}) =>
       acp.connection.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: {},
+        clientCapabilities: capabilities,
         clientInfo: { name: 'cadre-test', version: '0' },
       }),
     async open() {
@@ -113,6 +120,11 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
       seen.push({ kind: 'permission', request: params, at: Date.now() });
       notify();
       return acp.answer(params);
+    })
+    .onRequest(methods.client.elicitation.create, ({ params }) => {
+      seen.push({ kind: 'elicitation', request: params, at: Date.now() });
+      notify();
+      return acp.elicit(params);
     })
     .onNotification(methods.client.session.update, ({ params }) => {
       seen.push({ kind: 'update', notification: params, at: Date.now() });

@@ -103,6 +103,8 @@ describe('slash commands through the controller', () => {
     await s.controller.submit('task enum').outcome;
     const task = s.calls.at(-1);
     expect(task?.tools).toContain('task');
+    // The `task` tool's profile enum was rebuilt from the reloaded sources.
+    expect(JSON.stringify(task?.schemas.task)).toContain('"fresh"');
 
     rmSync(s.project.path('.cadre/agents/helper.md'));
     const gone = await s.controller.submit('/agents reload').outcome;

@@ -42,6 +42,8 @@ export type AgentEvent =
       batchId?: string;
       /** `readonly`/`readwrite`/`toolless`. */
       tier?: string;
+      /** A `fleet` item (SPEC 10): its fleet, its item id and the item ids it waits for, so views draw the graph. */
+      fleet?: { id: string; item: string; dependsOn: string[] };
     }
   | {
       type: 'subagent_queued';

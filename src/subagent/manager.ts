@@ -96,6 +96,8 @@ export interface DispatchOptions {
     background: boolean;
     claim?: string[];
     gate: () => Promise<string | undefined>;
+    /** The item ids it waits for (shown by views as the fleet's graph). */
+    dependsOn?: string[];
   };
 }
 
@@ -459,6 +461,9 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       background: task.background,
       batchId: task.batchId,
       tier: task.tier,
+      ...(fleetItem
+        ? { fleet: { id: fleetItem.id, item: fleetItem.item, dependsOn: fleetItem.dependsOn ?? [] } }
+        : {}),
     });
     let lease: Lease;
     try {

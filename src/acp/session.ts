@@ -306,8 +306,24 @@ export class AcpSession {
       );
       let answer = answerFor(ask, response);
       if (answer.kind === 'deny_feedback' && answer.feedback === '') {
-        const feedback = await this.feedbackFor(ask, toolCallId, abort.signal);
+        const feedback = this.canElicit
+          ? await this.elicitText(
+              toolCallId,
+              `${ask.label}: what should cadre tell the model instead?`,
+              'Message to the model',
+              abort.signal,
+            )
+          : NO_MESSAGE_YET;
         answer = feedback === null ? { kind: 'deny' } : { kind: 'deny_feedback', feedback };
+      }
+      if (answer.kind === 'answer' && answer.text === '' && ask.kind === 'question') {
+        const text = await this.elicitText(
+          toolCallId,
+          `${ask.label} asks: ${ask.question}`,
+          'Your answer',
+          abort.signal,
+        );
+        answer = text === null ? { kind: 'deny' } : { kind: 'answer', text };
       }
       this.controller.answer(ask.id, answer);
     } catch (error) {
@@ -318,37 +334,31 @@ export class AcpSession {
     }
   }
 
-  /**
-   * The message of a "deny with message" that did not carry one in its `_meta`: a form elicitation where
-   * the client supports it (null: the user dismissed the form, a plain deny), else a note telling the model
-   * the user will explain in their next prompt.
-   */
-  private async feedbackFor(
-    ask: PendingAsk,
+  /** One line of text from the user through a form elicitation; null when they dismissed it. */
+  private async elicitText(
     toolCallId: string,
+    message: string,
+    title: string,
     signal: AbortSignal,
   ): Promise<string | null> {
-    if (this.canElicit) {
-      const reply = await this.client.request(
-        methods.client.elicitation.create,
-        {
-          mode: 'form',
-          sessionId: this.id,
-          toolCallId,
-          message: `${ask.label}: what should cadre tell the model instead?`,
-          requestedSchema: {
-            type: 'object',
-            properties: { message: { type: 'string', title: 'Message to the model', minLength: 1 } },
-            required: ['message'],
-          },
+    const reply = await this.client.request(
+      methods.client.elicitation.create,
+      {
+        mode: 'form',
+        sessionId: this.id,
+        toolCallId,
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { text: { type: 'string', title, minLength: 1 } },
+          required: ['text'],
         },
-        { cancellationSignal: signal },
-      );
-      const content = reply.action === 'accept' ? (reply.content as Record<string, unknown> | null) : null;
-      const message = content?.message;
-      return typeof message === 'string' && message.trim() !== '' ? message.trim() : null;
-    }
-    return NO_MESSAGE_YET;
+      },
+      { cancellationSignal: signal },
+    );
+    const content = reply.action === 'accept' ? (reply.content as Record<string, unknown> | null) : null;
+    const text = content?.text;
+    return typeof text === 'string' && text.trim() !== '' ? text.trim() : null;
   }
 
   private describeAsk(ask: PendingAsk): {
@@ -396,9 +406,14 @@ export class AcpSession {
         content: [textContent(ask.question)],
         options: [
           ...choices,
+          // A client that renders forms takes a typed answer; without one, the user answers in the next prompt.
+          ...(this.canElicit ? [TYPE_AN_ANSWER] : []),
           {
             optionId: 'deny',
-            name: choices.length > 0 ? 'Decline to answer' : 'Dismiss (answer in your next message)',
+            name:
+              choices.length > 0 || this.canElicit
+                ? 'Decline to answer'
+                : 'Dismiss (answer in your next message)',
             kind: 'reject_once',
           },
         ],
@@ -434,6 +449,12 @@ const DENY_WITH_MESSAGE: PermissionOption = {
   kind: 'reject_once',
 };
 
+const TYPE_AN_ANSWER: PermissionOption = {
+  optionId: 'answer_text',
+  name: 'Type an answer',
+  kind: 'allow_once',
+};
+
 const NO_MESSAGE_YET =
   'the user denied this and will say why in their next message: end your turn now and wait for it';
 
@@ -445,7 +466,7 @@ function metaMessage(...metas: ({ [key: string]: unknown } | null | undefined)[]
   return '';
 }
 
-/** The user's answer; a deny with message whose message is still to be asked for has `feedback: ''`. */
+/** The user's answer; a message or a typed answer still to be asked for is left empty (`''`). */
 export function answerFor(ask: PendingAsk, response: RequestPermissionResponse): UserAnswer {
   const { outcome } = response;
   if (outcome.outcome !== 'selected') return { kind: 'deny' };
@@ -454,6 +475,8 @@ export function answerFor(ask: PendingAsk, response: RequestPermissionResponse):
   if (id === 'always') return { kind: 'always' };
   if (id === DENY_WITH_MESSAGE.optionId && ask.kind !== 'question')
     return { kind: 'deny_feedback', feedback: metaMessage(outcome._meta, response._meta) };
+  // The text is asked for next (a form elicitation).
+  if (id === TYPE_AN_ANSWER.optionId && ask.kind === 'question') return { kind: 'answer', text: '' };
   if (id.startsWith('answer:') && ask.kind === 'question') {
     const text = ask.options?.[Number(id.slice('answer:'.length))];
     if (text !== undefined) return { kind: 'answer', text };

@@ -95,6 +95,8 @@ describe('ACP permission answers', () => {
     [PERMISSION, selected('deny_feedback'), { kind: 'deny_feedback', feedback: '' }],
     [QUESTION, selected('answer:1'), { kind: 'answer', text: 'blue' }],
     [QUESTION, selected('answer:7'), { kind: 'deny' }],
+    [QUESTION, selected('answer_text'), { kind: 'answer', text: '' }],
+    [PERMISSION, selected('answer_text'), { kind: 'deny' }],
     [PERMISSION, selected('something-else'), { kind: 'deny' }],
   ] as const)('%#: %o answered %o', (ask, response, expected) => {
     expect(answerFor(ask, response as RequestPermissionResponse)).toEqual(expected);

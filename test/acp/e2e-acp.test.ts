@@ -268,7 +268,7 @@ describe('cadre acp deny with message', () => {
       const forms = ['notes.txt stays', null];
       acp.elicit = () => {
         const message = forms.shift();
-        return message ? { action: 'accept', content: { message } } : { action: 'cancel' };
+        return message ? { action: 'accept', content: { text: message } } : { action: 'cancel' };
       };
       const response = await acp.connection.agent.request(methods.agent.session.prompt, {
         sessionId,
@@ -296,6 +296,45 @@ describe('cadre acp deny with message', () => {
       expect(toolResult(3)).toMatch(/denied/i);
       expect(readFileSync(project.path('notes.txt'), 'utf8')).toBe('n\n');
       expect(readFileSync(project.path('a.txt'), 'utf8')).toBe('a\n');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp questions', () => {
+  it(
+    'a question without options is answered in a form when the client renders forms',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('question', { question: 'Which colour should the button be?' }))
+          .turn((t) => t.text('Teal it is.')),
+      );
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      await acp.initialize({ elicitation: { form: {} } });
+      const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      let offered: string[] = [];
+      acp.answer = (request) => {
+        offered = request.options.map((o) => o.name);
+        return { outcome: { outcome: 'selected', optionId: 'answer_text' } };
+      };
+      acp.elicit = (request) => ({
+        action: 'accept',
+        content: { text: request.message.includes('Which colour') ? 'teal' : 'wrong form' },
+      });
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'style the button' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      expect(offered).toEqual(['Type an answer', 'Decline to answer']);
+      const result = server.requests[1].view.messages.filter((m) => m.role === 'tool').at(-1)?.text;
+      expect(result).toContain('teal');
       await acp.close();
     },
     TIMEOUT,
@@ -415,12 +454,15 @@ describe('cadre acp bad input', () => {
         });
       await prompt('hello');
       expect((await prompt('/quit')).stopReason).toBe('end_turn');
+      await acp.until(() => messageText(acp.updates(sessionId)).endsWith('bye\n'));
       const before = acp.updates(sessionId).length;
       await acp.connection.agent.request(methods.agent.session.load, {
         sessionId,
         cwd: project.dir,
         mcpServers: [],
       });
+      // The SDK client may still be dispatching the last replayed notification when the response resolves.
+      await acp.until(() => messageText(acp.updates(sessionId).slice(before)).includes('first answer'));
       const replayed = acp.updates(sessionId).slice(before);
       expect(messageText(replayed, 'user_message_chunk')).toBe('hello');
       expect(messageText(replayed)).toBe('first answer');

@@ -83,6 +83,8 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
         cwd: project.dir,
         mcpServers: [],
       });
+      // The SDK client may still be dispatching the last replayed notifications when the response resolves.
+      await again.until(() => messageText(again.updates(created.sessionId)).endsWith('now says beta.'));
       const replayed = again.updates(created.sessionId);
       expect(messageText(replayed, 'user_message_chunk')).toBe('change alpha to beta');
       expect(messageText(replayed)).toBe('Editing a.txt.Done: a.txt now says beta.');
@@ -247,7 +249,7 @@ describe('cadre acp deny with message', () => {
           .turn((t) => t.text('I will leave the files alone.')),
       );
       const project = servedProject(server, { files: { 'notes.txt': 'n\n', 'a.txt': 'a\n' } });
-      const acp = spawnAcp(project);
+      const acp = spawnAcp(project, [], { forms: true });
       await acp.initialize({ elicitation: { form: {} } });
       const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
         cwd: project.dir,
@@ -312,7 +314,7 @@ describe('cadre acp questions', () => {
           .turn((t) => t.text('Teal it is.')),
       );
       const project = servedProject(server);
-      const acp = spawnAcp(project);
+      const acp = spawnAcp(project, [], { forms: true });
       await acp.initialize({ elicitation: { form: {} } });
       const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
         cwd: project.dir,

@@ -51,7 +51,12 @@ const ALLOW_ONCE = (request: RequestPermissionRequest): RequestPermissionRespons
 });
 
 /** Spawns `cadre acp` in `project` and connects the SDK's own client-side connection, as an editor does. */
-export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
+export function spawnAcp(
+  project: TestProject,
+  args: string[] = [],
+  /** Handle form elicitations (`acp.elicit`); only the tests about them register the handler. */
+  options: { forms?: boolean } = {},
+): AcpClient {
   const child = spawn(process.execPath, [`${REPO_ROOT}/bin/cadre.js`, 'acp', ...args], {
     cwd: project.dir,
     // Real credentials never reach a test run: a misrouted test must fail, not call a paid API.
@@ -115,21 +120,23 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
         await new Promise((r) => child.once('exit', r));
     },
   };
-  const app = client({ name: 'cadre-test' })
+  const base = client({ name: 'cadre-test' })
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       seen.push({ kind: 'permission', request: params, at: Date.now() });
       notify();
       return acp.answer(params);
     })
-    .onRequest(methods.client.elicitation.create, ({ params }) => {
-      seen.push({ kind: 'elicitation', request: params, at: Date.now() });
-      notify();
-      return acp.elicit(params);
-    })
     .onNotification(methods.client.session.update, ({ params }) => {
       seen.push({ kind: 'update', notification: params, at: Date.now() });
       notify();
     });
+  const app = options.forms
+    ? base.onRequest(methods.client.elicitation.create, ({ params }) => {
+        seen.push({ kind: 'elicitation', request: params, at: Date.now() });
+        notify();
+        return acp.elicit(params);
+      })
+    : base;
   acp.connection = app.connect(
     ndJsonStream(
       Writable.toWeb(child.stdin as Writable),

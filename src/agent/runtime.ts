@@ -5,6 +5,7 @@ import type { McpManager } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
 import type { CadrePermissionGate } from '../permission/gate.js';
+import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
   type ActivationState,
@@ -133,6 +134,8 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+/** After the first model request starts: long enough for it to be written, far less than a model's answer. */
+const PARSER_WARM_DELAY_MS = 100;
 
 /** The prompt layer's mode drives a standing reminder (SPEC 4.1). */
 const MODE_REMINDERS: Record<string, string> = {
@@ -153,6 +156,7 @@ export class AgentRuntime {
   private gate!: CadrePermissionGate;
   /** Every tool the session has; calls to ones withheld from the model still get the gate's reasoned denial. */
   private universeTools: AnyTool[] = [];
+  private parserWarmed = false;
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
   private messages: ModelMessage[];
@@ -710,6 +714,22 @@ export class AgentRuntime {
     return task;
   }
 
+  /**
+   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
+   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
+   * waits for it (issue 17).
+   */
+  private warmingWith(callModel: ModelCaller): ModelCaller {
+    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    return (request) => {
+      if (!this.parserWarmed) {
+        this.parserWarmed = true;
+        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
+      }
+      return callModel(request);
+    };
+  }
+
   private runLoop(
     route: ModelRoute,
     callModel: ModelCaller,
@@ -719,7 +739,7 @@ export class AgentRuntime {
     const { store, emit, flags } = this.options;
     return runAgentLoop({
       agent: 'main',
-      callModel,
+      callModel: this.warmingWith(callModel),
       system: this.systemText(),
       messages: this.messages,
       toolSpecs: () => this.specs,

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 
 export interface RetryPolicy {
   maxAttempts: number;

@@ -2,6 +2,27 @@ import type { AnalysedCall } from '../src/permission/decide.js';
 import { createPermissionGate } from '../src/permission/gate.js';
 import type { PermissionCall } from '../src/permission/types.js';
 
+const bashCall = (command: string): PermissionCall => ({
+  tool: 'bash',
+  subject: { kind: 'bash', command },
+  safety: 'write',
+  agent: 'main',
+});
+
+const pathCall = (tool: string, path: string, safety: 'read' | 'write'): PermissionCall => ({
+  tool,
+  subject: { kind: 'path', paths: [path] },
+  safety,
+  agent: 'main',
+});
+
+const urlCall = (url: string): PermissionCall => ({
+  tool: 'webfetch',
+  subject: { kind: 'url', url },
+  safety: 'read',
+  agent: 'main',
+});
+
 const RULES = 1000;
 const DECISIONS = 100_000;
 const RUNS = 5;
@@ -147,32 +168,10 @@ export async function benchRealisticPermission(decisions = 20_000): Promise<{
     config: [{ file: 'bench.json', block: rules }],
   });
   const calls: PermissionCall[] = [
-    ...REAL_CALLS.map(
-      (command): PermissionCall => ({
-        tool: 'bash',
-        subject: { kind: 'bash', command },
-        safety: 'write',
-        agent: 'main',
-      }),
-    ),
-    {
-      tool: 'edit',
-      subject: { kind: 'path', paths: ['/bench-project/packages/p3/src/a.ts'] },
-      safety: 'write',
-      agent: 'main',
-    },
-    {
-      tool: 'read',
-      subject: { kind: 'path', paths: ['/bench-home/.ssh/id_rsa'] },
-      safety: 'read',
-      agent: 'main',
-    },
-    {
-      tool: 'webfetch',
-      subject: { kind: 'url', url: 'https://docs4.example.com/a' },
-      safety: 'read',
-      agent: 'main',
-    },
+    ...REAL_CALLS.map(bashCall),
+    pathCall('edit', '/bench-project/packages/p3/src/a.ts', 'write'),
+    pathCall('read', '/bench-home/.ssh/id_rsa', 'read'),
+    urlCall('https://docs4.example.com/a'),
   ];
   // Analysis of a command string seen for the first time (a new last word each round defeats the cache);
   // round 0 also loads the parser and is left out.
@@ -220,33 +219,11 @@ export async function benchPermission(): Promise<{
     yes: false,
     config: [{ file: 'bench.json', block: benchRules() }],
   });
-  const bashCalls = CALLS.map(
-    (command): PermissionCall => ({
-      tool: 'bash',
-      subject: { kind: 'bash', command },
-      safety: 'write',
-      agent: 'main',
-    }),
-  );
+  const bashCalls = CALLS.map(bashCall);
   const otherCalls: PermissionCall[] = [
-    {
-      tool: 'edit',
-      subject: { kind: 'path', paths: ['/bench-project/src/module7/a.ts'] },
-      safety: 'write',
-      agent: 'main',
-    },
-    {
-      tool: 'read',
-      subject: { kind: 'path', paths: ['/bench-project/src/x.ts'] },
-      safety: 'read',
-      agent: 'main',
-    },
-    {
-      tool: 'webfetch',
-      subject: { kind: 'url', url: 'https://host8.example.com/a' },
-      safety: 'read',
-      agent: 'main',
-    },
+    pathCall('edit', '/bench-project/src/module7/a.ts', 'write'),
+    pathCall('read', '/bench-project/src/x.ts', 'read'),
+    urlCall('https://host8.example.com/a'),
     { tool: 'mcp__server9__tool', subject: { kind: 'none' }, safety: 'write', agent: 'main' },
   ];
   const analysed: AnalysedCall[] = [];

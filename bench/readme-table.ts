@@ -1,4 +1,4 @@
-// `node --import tsx bench/readme-table.ts [bench-results.json]`: rewrites the README's performance table
+// `node --import tsx bench/readme-table.ts [bench-results.json] [README.md]`: rewrites the README's performance table
 // (between the bench:start and bench:end markers) from a `npm run bench -- --json` file, naming the machine,
 // Node version, date and load it was measured with.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,9 +27,10 @@ export function readmeTable(result: MachineInfo & { loadAverageEnd: number[]; fi
 }
 
 const file = process.argv[2] ?? 'bench-results.json';
-const readme = readFileSync('README.md', 'utf8');
+const readmeFile = process.argv[3] ?? 'README.md';
+const readme = readFileSync(readmeFile, 'utf8');
 const start = readme.indexOf(START);
 const end = readme.indexOf(END);
-if (start === -1 || end === -1) throw new Error(`README.md has no ${START} … ${END} section`);
+if (start === -1 || end === -1) throw new Error(`${readmeFile} has no ${START} … ${END} section`);
 const table = readmeTable(JSON.parse(readFileSync(file, 'utf8')));
-writeFileSync('README.md', `${readme.slice(0, start)}${table}${readme.slice(end + END.length)}`);
+writeFileSync(readmeFile, `${readme.slice(0, start)}${table}${readme.slice(end + END.length)}`);

@@ -12,6 +12,7 @@ import { benchPeers } from './peers.js';
 import { benchPermission, benchRealisticPermission } from './permission.js';
 import { benchProfiles, realisticProfileText } from './profiles.js';
 import { type Figure, machine, printTable } from './report.js';
+import { benchSandbox, sandboxFigures } from './sandbox.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 import { benchTui } from './tui.js';
@@ -242,6 +243,9 @@ const GROUPS: Record<string, Group> = {
         unit: '',
       },
     );
+  },
+  async sandbox(figures) {
+    figures.push(...sandboxFigures(await benchSandbox()));
   },
   async worktree(figures) {
     const worktree = await benchWorktree();

@@ -107,6 +107,12 @@ describe('classifyModelError', () => {
       'server_error: The server had an error',
     ],
     [{ message: 'something odd' }, false, 'stream error', 'something odd'],
+    [
+      { type: 'error', code: 'overloaded_error', message: 'Overloaded', isRetryable: false },
+      true,
+      'stream error: overloaded_error',
+      'overloaded_error: Overloaded',
+    ],
   ])(
     'reads an error event inside a stream (%o) instead of "[object Object]"',
     (event, retryable, cause, message) => {

@@ -115,8 +115,8 @@ export interface RuntimeOptions {
    */
   ask?: Asker;
   /**
-   * The project is trusted (computed from the trusted roots and `--trust-project`); until it is, project
-   * allow rules never reach outside the project root. Default: untrusted.
+   * Overrides the trust the config was loaded with (`loaded.projectTrusted`: the trusted roots or
+   * `--trust-project`); until trusted, project allow rules never reach outside the project root.
    */
   projectTrusted?: boolean;
   /** Answers `question` and plan approvals; absent: the headless answers (SPEC 5). */
@@ -810,7 +810,7 @@ export class AgentRuntime {
       yes: flags.yes,
       headless: !this.options.ask && !flags.yes,
       operator: this.operator,
-      projectTrusted: this.options.projectTrusted ?? false,
+      projectTrusted: this.options.projectTrusted ?? this.options.loaded.projectTrusted,
     };
   }
 

@@ -15,7 +15,8 @@ export interface ApprovalRecord {
 const NOT_APPROVABLE =
   'no user is present to approve it (headless run; neither --yes nor approval_provider approves a path outside the project or code cadre cannot see: only an allow rule does)';
 
-const ANSWER = /^[\s*#>_`-]*(approved|approve|allowed|allow|denied|deny|rejected|reject)\b[\s*_`]*[:=-]?\s*(.*)$/i;
+const ANSWER =
+  /^[\s*#>_`-]*(approved|approve|allowed|allow|denied|deny|rejected|reject)\b[\s*_`]*[:=-]?\s*(.*)$/i;
 
 /** `APPROVE: reason` / `DENY: reason` on the first non-empty line; anything else is no decision (a deny). */
 export function parseApproval(reply: string): { approved: boolean; reason: string } {

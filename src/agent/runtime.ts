@@ -241,6 +241,7 @@ export class AgentRuntime {
       sessionSignal: this.lifetime.signal,
       writerSandbox: options.writerSandbox,
       mayDispatch: (name) => this.mayDispatch(name),
+      instructions: options.instructions,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }

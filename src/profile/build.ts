@@ -41,6 +41,7 @@ export const PROFILE_KEYS: readonly string[] = [
   'max-steps',
   'permission',
   'skills',
+  'instructions',
   'permissionMode',
   'reviewer',
   'subagents',
@@ -295,6 +296,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     color: optionalString(fields, 'color'),
     permission: permission.permission,
     skills: readSkills(fields),
+    instructions: optionalBoolean(fields, 'instructions'),
     team: {
       permissionMode: optionalString(fields, 'permissionMode'),
       reviewer: optionalBoolean(fields, 'reviewer'),

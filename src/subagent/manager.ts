@@ -7,6 +7,7 @@ import type { Asker, PermissionDenialRecord } from '../agent/tool-runner.js';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { CadrePermissionGate, PermissionGateOptions } from '../permission/gate.js';
+import type { InstructionsFile } from '../profile/instructions.js';
 import type { ProfileRegistry } from '../profile/load.js';
 import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
@@ -74,6 +75,8 @@ export interface SubagentHost {
   writerSandbox?: WriterSandbox;
   /** Whether the main agent may dispatch a profile (no `task(<name>)` deny); default: every profile. */
   mayDispatch?(name: string): boolean;
+  /** AGENTS.md / CLAUDE.md files, for children whose profile asks for them (`instructions: true`). */
+  instructions?: readonly InstructionsFile[];
 }
 
 /** Without a profile, the default subagent gets the read-only tier: useful, and it cannot change anything. */

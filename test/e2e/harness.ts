@@ -13,26 +13,17 @@ import {
   type TestProject,
 } from '../support/cli.js';
 
-export type Wire = 'openai' | 'anthropic';
+/** `openai`: chat completions (`openai-compatible`); `responses`: the Responses API (`type: openai`). */
+export type Wire = 'openai' | 'responses' | 'anthropic';
 
 /** Retries wait milliseconds, not seconds, so failure paths stay fast (see `retryPolicyFromEnv`). */
 const FAST_RETRY_ENV = { CADRE_RETRY_BASE_MS: '5' };
 
 /** A `providers` alias pointing at the test's server through the given wire format. */
 export function providerFor(server: ScriptedServer, wire: Wire) {
-  return wire === 'openai'
-    ? {
-        type: 'openai-compatible',
-        base_url: server.openaiBaseUrl,
-        model: 'scripted-model',
-        api_key: 'scripted',
-      }
-    : {
-        type: 'anthropic',
-        base_url: server.anthropicBaseUrl,
-        model: 'scripted-model',
-        api_key: 'scripted',
-      };
+  const type = { openai: 'openai-compatible', responses: 'openai', anthropic: 'anthropic' }[wire];
+  const base_url = wire === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl;
+  return { type, base_url, model: 'scripted-model', api_key: 'scripted' };
 }
 
 export interface ServedProjectOptions extends Omit<MakeProjectOptions, 'config'> {

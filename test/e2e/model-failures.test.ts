@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { script, scriptedServer } from '../support/llm-server.js';
 import { cadreIn, servedProject, toolResults, type Wire } from './harness.js';
 
-describe.each<Wire>(['openai', 'anthropic'])('model call failures over %s', (wire) => {
+describe.each<Wire>(['openai', 'responses', 'anthropic'])('model call failures over %s', (wire) => {
   it('waits out a 429 with retry-after, says it is retrying, then succeeds', async () => {
     const server = await scriptedServer(
       script().turn((t) =>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { script, scriptedServer } from '../support/llm-server.js';
 import { cadreIn, servedProject, toolResults, type Wire } from './harness.js';
 
-describe.each<Wire>(['openai', 'anthropic'])('cadre -p through the %s wire format', (wire) => {
+describe.each<Wire>(['openai', 'responses', 'anthropic'])('cadre -p through the %s wire format', (wire) => {
   it('prints the final answer of a text-only turn', async () => {
     const server = await scriptedServer(script().text('Hello from the model.'));
     const project = servedProject(server, { wire });
@@ -86,5 +86,34 @@ describe('provider warnings', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('maxOutputTokens');
     expect(server.requests).toHaveLength(3);
+  });
+});
+
+describe('a type: openai alias on the Responses wire', () => {
+  it('sends reasoning back by reference and parallel calls as one round', async () => {
+    const server = await scriptedServer(
+      script()
+        .turn((t) =>
+          t.reasoning('Read both.').tool('read', { path: 'a.txt' }).tool('read', { path: 'b.txt' }),
+        )
+        .text('Both read.'),
+    );
+    const project = servedProject(server, {
+      wire: 'responses',
+      files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' },
+    });
+    const run = await cadreIn(project, ['-p', 'read a and b']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Both read.\n');
+    expect(server.requests.map((r) => [r.path, r.answeredBy.turn, r.answeredBy.outcome])).toEqual([
+      ['/v1/responses', 0, 'answer'],
+      ['/v1/responses', 1, 'answer'],
+    ]);
+    const input = (server.requests[1].body as { input: { type?: string }[] }).input;
+    expect(input.some((item) => item.type === 'item_reference')).toBe(true);
+    expect(toolResults(server.requests[1]).map((r) => r.text.trim())).toEqual([
+      expect.stringContaining('alpha'),
+      expect.stringContaining('beta'),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-/** The two wire formats the scripted server speaks. */
-export type WireFormat = 'openai' | 'anthropic';
+/** The wire formats the scripted server speaks: chat completions, Anthropic messages, OpenAI Responses. */
+export type WireFormat = 'openai' | 'anthropic' | 'responses';
 
 export interface ViewToolCall {
   id: string;
@@ -44,19 +44,19 @@ export interface RequestView {
 
 type JsonRecord = Record<string, unknown>;
 
-function isRecord(value: unknown): value is JsonRecord {
+export function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function records(value: unknown): JsonRecord[] {
+export function records(value: unknown): JsonRecord[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
 }
 
-function optionalString(value: unknown): string | undefined {
+export function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function optionalNumber(value: unknown): number | undefined {
+export function optionalNumber(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
@@ -69,7 +69,7 @@ function contentText(content: unknown, separator = ''): string {
     .join(separator);
 }
 
-function withoutUndefined<T extends object>(value: T): T | undefined {
+export function withoutUndefined<T extends object>(value: T): T | undefined {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as T);
 }
@@ -181,8 +181,4 @@ export function viewAnthropicRequest(body: unknown): RequestView {
       budgetTokens: optionalNumber(thinking.budget_tokens),
     }),
   };
-}
-
-export function viewRequest(wire: WireFormat, body: unknown): RequestView {
-  return wire === 'openai' ? viewOpenAIRequest(body) : viewAnthropicRequest(body);
 }

@@ -4,8 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ownValue } from '../../util/own.js';
 import { anthropicErrorBody, anthropicMessage, anthropicStreamFrames } from './anthropic-wire.js';
 import { openaiCompletion, openaiErrorBody, openaiStreamFrames } from './openai-wire.js';
-import { type RequestView, viewRequest, type WireFormat } from './request-view.js';
+import {
+  type RequestView,
+  viewAnthropicRequest,
+  viewOpenAIRequest,
+  type WireFormat,
+} from './request-view.js';
 import { type Answer, type ErrorReply, type Outcome, type Resolution, ScriptResponder } from './responder.js';
+import { ResponsesStore, responsesTraits, viewResponsesRequest } from './responses-view.js';
+import { responsesDocument, responsesOutputItems, responsesStreamFrames } from './responses-wire.js';
 import type { Script } from './script.js';
 import type { Frames, ReplyContext } from './wire-common.js';
 
@@ -49,7 +56,7 @@ export interface ScriptedServerOptions {
 export interface ScriptedServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** Base URL for OpenAI-style clients (`…/v1`, they append `/chat/completions`). */
+  /** Base URL for OpenAI-style clients (`…/v1`, they append `/chat/completions` or `/responses`). */
   openaiBaseUrl: string;
   /** Base URL for Anthropic clients (`…/v1`, they append `/messages`). */
   anthropicBaseUrl: string;
@@ -64,8 +71,48 @@ export interface ScriptedServer {
 const ROUTES: Record<string, WireFormat> = {
   '/v1/chat/completions': 'openai',
   '/chat/completions': 'openai',
+  '/v1/responses': 'responses',
+  '/responses': 'responses',
   '/v1/messages': 'anthropic',
   '/messages': 'anthropic',
+};
+
+/** How one wire format reads requests and writes replies. */
+interface WireCodec {
+  view(body: unknown): RequestView;
+  /** Prefix of scripted tool-call ids, as the real provider's ids look. */
+  callPrefix: string;
+  replyId(seq: number): string;
+  errorBody(error: ErrorReply): unknown;
+  document(answer: Answer, reply: ReplyContext, body: unknown): unknown;
+  frames(answer: Answer, reply: ReplyContext, body: unknown): Frames;
+}
+
+const CODECS: Record<WireFormat, WireCodec> = {
+  openai: {
+    view: viewOpenAIRequest,
+    callPrefix: 'call',
+    replyId: (seq) => `chatcmpl-scripted-${seq}`,
+    errorBody: openaiErrorBody,
+    document: openaiCompletion,
+    frames: (answer, reply, body) => openaiStreamFrames(answer, reply, wantsUsage(body)),
+  },
+  responses: {
+    view: viewResponsesRequest,
+    callPrefix: 'call',
+    replyId: (seq) => `resp_scripted${seq}`,
+    errorBody: openaiErrorBody,
+    document: (answer, reply, body) => responsesDocument(answer, reply, responsesTraits(body)),
+    frames: (answer, reply, body) => responsesStreamFrames(answer, reply, responsesTraits(body)),
+  },
+  anthropic: {
+    view: viewAnthropicRequest,
+    callPrefix: 'toolu',
+    replyId: (seq) => `msg_scripted_${seq}`,
+    errorBody: anthropicErrorBody,
+    document: anthropicMessage,
+    frames: anthropicStreamFrames,
+  },
 };
 
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -88,10 +135,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-function errorBody(wire: WireFormat, error: ErrorReply): unknown {
-  return wire === 'openai' ? openaiErrorBody(error) : anthropicErrorBody(error);
 }
 
 function sendJson(
@@ -120,7 +163,7 @@ function sendJsonText(
 function sendError(res: ServerResponse, wire: WireFormat, error: ErrorReply): void {
   const headers: Record<string, string> =
     error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) };
-  sendJson(res, error.status, errorBody(wire, error), headers);
+  sendJson(res, error.status, CODECS[wire].errorBody(error), headers);
 }
 
 function write(res: ServerResponse, data: string): Promise<void> {
@@ -144,16 +187,6 @@ function wantsUsage(body: unknown): boolean {
   );
 }
 
-function framesFor(wire: WireFormat, answer: Answer, reply: ReplyContext, body: unknown): Frames {
-  return wire === 'anthropic'
-    ? anthropicStreamFrames(answer, reply)
-    : openaiStreamFrames(answer, reply, wantsUsage(body));
-}
-
-function documentFor(wire: WireFormat, answer: Answer, reply: ReplyContext): unknown {
-  return wire === 'openai' ? openaiCompletion(answer, reply) : anthropicMessage(answer, reply);
-}
-
 async function sendAnswer(
   res: ServerResponse,
   wire: WireFormat,
@@ -163,14 +196,14 @@ async function sendAnswer(
 ): Promise<void> {
   const reset = outcome.kind === 'reset';
   if (!request.stream) {
-    const text = JSON.stringify(documentFor(wire, outcome.answer, reply));
+    const text = JSON.stringify(CODECS[wire].document(outcome.answer, reply, request.body));
     if (!reset) return sendJsonText(res, 200, text);
     res.writeHead(200, { 'content-type': 'application/json' });
     await write(res, text.slice(0, Math.ceil(text.length / 2)));
     res.destroy();
     return;
   }
-  const frames = framesFor(wire, outcome.answer, reply, request.body);
+  const frames = CODECS[wire].frames(outcome.answer, reply, request.body);
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -192,6 +225,7 @@ export async function startScriptedServer(
 ): Promise<ScriptedServer> {
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const responder = new ScriptResponder(script, { newToolCallId: options.newToolCallId });
+  const responsesStore = new ResponsesStore();
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
   const closing = new AbortController();
@@ -216,25 +250,24 @@ export async function startScriptedServer(
     if (req.method !== 'POST' || wire === undefined) {
       sendError(res, 'openai', {
         status: 404,
-        message: `scripted server: no route ${req.method} ${path}; use POST /v1/chat/completions or POST /v1/messages`,
+        message: `scripted server: no route ${req.method} ${path}; use POST /v1/chat/completions, POST /v1/responses or POST /v1/messages`,
       });
       return;
     }
     const parsed = parseJson(text);
     const body = parsed.ok ? parsed.value : text;
-    const view = viewRequest(wire, parsed.ok ? parsed.value : {});
-    const resolution: Resolution = parsed.ok
-      ? responder.respond(view, wire === 'openai' ? 'call' : 'toolu')
-      : {
-          rule: null,
-          turn: 0,
-          attempt: 0,
-          delayMs: 0,
-          outcome: {
-            kind: 'error',
-            error: { status: 400, message: 'scripted server: request body is not JSON' },
-          },
-        };
+    const codec = CODECS[wire];
+    // Responses requests may name earlier output by reference; the script sees what they refer to.
+    const expanded = wire === 'responses' && parsed.ok ? responsesStore.expand(parsed.value) : undefined;
+    const view = codec.view(expanded?.ok ? expanded.body : parsed.ok ? parsed.value : {});
+    const failure: ErrorReply | undefined = !parsed.ok
+      ? { status: 400, message: 'scripted server: request body is not JSON' }
+      : expanded && !expanded.ok
+        ? expanded.error
+        : undefined;
+    const resolution: Resolution = failure
+      ? { rule: null, turn: 0, attempt: 0, delayMs: 0, outcome: { kind: 'error', error: failure } }
+      : responder.respond(view, codec.callPrefix);
     const { outcome } = resolution;
     entry = {
       seq: requests.length,
@@ -262,15 +295,16 @@ export async function startScriptedServer(
       if (!waited) return;
     }
     if (outcome.kind === 'error') return sendError(res, wire, outcome.error);
-    const created = Math.floor(now() / 1000);
-    const id = wire === 'openai' ? `chatcmpl-scripted-${entry.seq}` : `msg_scripted_${entry.seq}`;
-    await sendAnswer(
-      res,
-      wire,
-      outcome,
-      { id, model: view.model || 'scripted', created },
-      { body, stream: view.stream },
-    );
+    const reply = {
+      id: codec.replyId(entry.seq),
+      model: view.model || 'scripted',
+      created: Math.floor(now() / 1000),
+    };
+    await sendAnswer(res, wire, outcome, reply, { body, stream: view.stream });
+    if (expanded?.ok && outcome.kind !== 'reset') {
+      const output = responsesOutputItems(outcome.answer, reply, responsesTraits(body));
+      responsesStore.remember(expanded.body, reply.id, output);
+    }
   }
 
   const server = createServer((req, res) => {

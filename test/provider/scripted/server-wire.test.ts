@@ -209,7 +209,11 @@ describe('scripted server housekeeping', () => {
     const missing = await post(server, '/v1/embeddings', {});
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({
-      error: { message: expect.stringContaining('use POST /v1/chat/completions or POST /v1/messages') },
+      error: {
+        message: expect.stringContaining(
+          'use POST /v1/chat/completions, POST /v1/responses or POST /v1/messages',
+        ),
+      },
     });
     const garbled = await post(server, '/v1/chat/completions', '{not json');
     expect(garbled.status).toBe(400);

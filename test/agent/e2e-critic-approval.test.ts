@@ -4,6 +4,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeProject, runCadre } from '../support/cli.js';
 import { script, scriptedProviderAlias, scriptedServer } from '../support/llm-server.js';
 
+/** Each cadre run may take this long on a loaded 2-core CI machine (the e2e suites run in parallel). */
+const LOADED_MS = 90_000;
+
 function project(options: Parameters<typeof makeProject>[0]) {
   const p = makeProject(options);
   onTestFinished(() => p.cleanup());
@@ -18,11 +21,14 @@ async function runJson(dir: string, configDir: string, args: string[]) {
   const run = await runCadre(['-p', ...args, '--output-format', 'json'], {
     cwd: dir,
     env: { CADRE_CONFIG_DIR: configDir },
+    timeoutMs: LOADED_MS,
   });
   return { run, out: run.stdout ? JSON.parse(run.stdout) : undefined };
 }
 
-describe('critic_provider reviews the final answer (SPEC 4.3, issue 16 B7)', () => {
+describe('critic_provider reviews the final answer (SPEC 4.3, issue 16 B7)', {
+  timeout: 4 * LOADED_MS,
+}, () => {
   it('an approval leaves the answer as it is and puts the verdict in the JSON result', async () => {
     const main = await scriptedServer(script().text('the answer is 42'));
     const critic = await scriptedServer(script().text('VERDICT: approve\nIt answers the question.'));
@@ -87,7 +93,11 @@ describe('critic_provider reviews the final answer (SPEC 4.3, issue 16 B7)', () 
         critic_provider: 'crit',
       },
     });
-    const text = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const text = await runCadre(['-p', 'go'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
+    });
     expect(text.stdout.trim()).toBe('done');
     expect(text.stderr).toContain('cadre: critic (crit): approve');
 
@@ -116,7 +126,9 @@ describe('critic_provider reviews the final answer (SPEC 4.3, issue 16 B7)', () 
   });
 });
 
-describe('approval_provider decides asks no user can answer (SPEC 4.3, issue 16 B7)', () => {
+describe('approval_provider decides asks no user can answer (SPEC 4.3, issue 16 B7)', {
+  timeout: 4 * LOADED_MS,
+}, () => {
   async function approvalRun(verdict: string, command: string, where: 'global' | 'project' = 'global') {
     const main = await scriptedServer(
       script()

@@ -2,6 +2,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeProject, runCadre } from '../support/cli.js';
 import { script, scriptedProviderAlias, scriptedServer } from '../support/llm-server.js';
 
+/** Each cadre run may take this long on a loaded 2-core CI machine (the e2e suites run in parallel). */
+const LOADED_MS = 90_000;
+
 function project(options: Parameters<typeof makeProject>[0]) {
   const p = makeProject(options);
   onTestFinished(() => p.cleanup());
@@ -16,7 +19,9 @@ const writeThenAnswer = () =>
     .turn((t) => t.tool('write', { path: 'src/new.txt', content: 'hello review\n' }))
     .text('wrote it');
 
-describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 16 B7)', () => {
+describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 16 B7)', {
+  timeout: 4 * LOADED_MS,
+}, () => {
   it('review_provider reads the tasks and the diff of what the session changed; its findings are `review` in JSON', async () => {
     const main = await scriptedServer(writeThenAnswer());
     const reviewer = await scriptedServer(script().text('1. src/new.txt:1 (low) the greeting is untested'));
@@ -35,6 +40,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
     const run = await runCadre(['-p', 'add a greeting file', '--yes', '--output-format', 'json'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
     });
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -64,6 +70,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
     const run = await runCadre(['-p', 'add a greeting file', '--yes'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
     });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('wrote it');
@@ -81,6 +88,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
     const first = await runCadre(['-p', 'look around', '--output-format', 'json'], {
       cwd: on.dir,
       env: { CADRE_CONFIG_DIR: on.configDir },
+      timeoutMs: LOADED_MS,
     });
     expect(JSON.parse(first.stdout).review).toEqual({ files: [], findings: 'no changes to review' });
 
@@ -91,6 +99,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
     const second = await runCadre(['-p', 'look around', '--output-format', 'json'], {
       cwd: off.dir,
       env: { CADRE_CONFIG_DIR: off.configDir },
+      timeoutMs: LOADED_MS,
     });
     expect(JSON.parse(second.stdout).review).toBeUndefined();
     expect(reviewer.requests).toHaveLength(0);
@@ -98,7 +107,11 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
 
   it('a session_review that is not true or false is a config error naming the key', async () => {
     const p = project({ config: { session_review: 'yes' } });
-    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['-p', 'go'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('session_review');
   });

@@ -2,6 +2,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeProject, runCadre } from '../support/cli.js';
 import { script, scriptedProviderAlias, scriptedServer } from '../support/llm-server.js';
 
+/** Each cadre run may take this long on a loaded 2-core CI machine (the e2e suites run in parallel). */
+const LOADED_MS = 90_000;
+
 function project(options: Parameters<typeof makeProject>[0]) {
   const p = makeProject(options);
   onTestFinished(() => p.cleanup());
@@ -36,13 +39,14 @@ async function dispatch(agent: string, config: Record<string, unknown> = {}) {
   const run = await runCadre(['-p', 'delegate it', '--output-format', 'json'], {
     cwd: p.dir,
     env: { CADRE_CONFIG_DIR: p.configDir },
+    timeoutMs: LOADED_MS,
   });
   const child = server.requests.find((r) => r.view.system.includes(`You are ${agent}`));
   const main = server.requests.find((r) => !r.view.system.includes(`You are ${agent}`));
   return { run, child: child?.view.system ?? '', main: main?.view.system ?? '', p };
 }
 
-describe('skills and project instructions under task (issue 16 B6, B11)', () => {
+describe('skills and project instructions under task (issue 16 B6, B11)', { timeout: 4 * LOADED_MS }, () => {
   it("appends the profile's skills and, when it says instructions: true, the AGENTS.md files to the child's prompt", async () => {
     const { run, child, main } = await dispatch('helper');
     expect(run.code).toBe(0);
@@ -76,6 +80,7 @@ describe('skills and project instructions under task (issue 16 B6, B11)', () => 
     const agents = await runCadre(['agents', '--json'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
     });
     const names = JSON.parse(agents.stdout).profiles.map((profile: { name: string }) => profile.name);
     expect(names).toContain('helper');
@@ -84,7 +89,11 @@ describe('skills and project instructions under task (issue 16 B6, B11)', () => 
 
   it('a disabled_skills that is not a list of names is a config error naming the key', async () => {
     const p = project({ config: { disabled_skills: 'style' } });
-    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['-p', 'go'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('disabled_skills');
   });
@@ -95,7 +104,11 @@ describe('skills and project instructions under task (issue 16 B6, B11)', () => 
         '.cadre/agents/odd.md': '---\ndescription: odd\ninstructions: sometimes\n---\nYou are odd.\n',
       },
     });
-    const run = await runCadre(['agents', '--json'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['agents', '--json'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: LOADED_MS,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('odd.md');
     expect(run.stderr).toContain('"instructions" must be true or false');

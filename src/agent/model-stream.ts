@@ -1,7 +1,8 @@
 import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
 import type { AssistantModelMessage, LanguageModel, ModelMessage } from 'ai';
-import { providerOptionsFor } from '../provider/model.js';
+import { requestSettingsFor } from '../provider/effort.js';
 import type { TokenUsage } from '../provider/pricing.js';
+import { ModelStreamTruncated } from '../provider/retry.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
 import { toProviderPrompt, usageOf } from './provider-prompt.js';
 
@@ -156,8 +157,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
         })),
         toolChoice: request.tools.length > 0 ? { type: 'auto' } : undefined,
         temperature: params.temperature,
-        maxOutputTokens: params.maxOutputTokens,
-        providerOptions: providerOptionsFor(route, params),
+        ...requestSettingsFor(route, params),
         abortSignal: request.signal,
       }));
     } catch (error) {
@@ -196,6 +196,13 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             break;
           }
           case 'finish':
+            // The Responses SDK finishes with its initial reason (other, nothing raw) only when no
+            // `response.completed`/`incomplete` event came: every real end sets one.
+            const { unified, raw } = part.finishReason;
+            if (route.type === 'openai' && unified === 'other' && raw === undefined) {
+              yield { type: 'error', error: new ModelStreamTruncated('no response.completed event') };
+              return;
+            }
             usage = tokenUsage(usageOf(part.usage));
             finishReason = part.finishReason.unified;
             break;
@@ -212,7 +219,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
       return;
     }
     if (usage === undefined) {
-      yield { type: 'error', error: new Error('the model stream terminated before it finished') };
+      yield { type: 'error', error: new ModelStreamTruncated('no final event') };
       return;
     }
     yield { type: 'finish', usage, finishReason, assistant: [assistant.message()] };

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
-import type { McpManager } from '../mcp/manager.js';
+import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
 import type { CadrePermissionGate } from '../permission/gate.js';
@@ -135,6 +135,8 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+/** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
+const MCP_STARTUP_GRACE_MS = 5000;
 
 /** The prompt layer's mode drives a standing reminder (SPEC 4.1). */
 const MODE_REMINDERS: Record<string, string> = {
@@ -153,10 +155,17 @@ export class AgentRuntime {
   private view!: EffectiveView;
   private route!: ModelRoute;
   private gate!: CadrePermissionGate;
-  /** Every tool the session has; calls to ones withheld from the model still get the gate's reasoned denial. */
-  private universeTools: AnyTool[] = [];
+  /**
+   * Every tool the session has, by name (calls to ones withheld from the model still get the gate's
+   * reasoned denial); one live map, so a run picks up MCP changes.
+   */
+  private readonly toolMap = new Map<string, AnyTool>();
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
+  /** The MCP revision the tool list was computed at (issue 16, A5). */
+  private mcpRevision = 0;
+  /** The first turn waits a little for MCP servers; later ones take whatever is connected. */
+  private mcpStartupWaited = false;
   private messages: ModelMessage[];
   private usage: TokenUsage = ZERO_USAGE;
   private cost: number | null = null;
@@ -263,6 +272,16 @@ export class AgentRuntime {
   private async modelCallerFor(route: ModelRoute, params: ModelParams): Promise<ModelCaller> {
     if (this.options.modelCaller) return this.options.modelCaller(route, params);
     return sdkModelCaller(await createLanguageModel(route), route, params);
+  }
+
+  /** Each configured MCP server and its state (connecting, connected, reconnecting, failed). */
+  mcpStatus(): McpServerStatus[] {
+    return this.mcp?.status() ?? [];
+  }
+
+  /** Settles once every MCP server has connected or failed (for callers that must have them all). */
+  mcpSettled(): Promise<void> {
+    return this.mcp?.ready ?? Promise.resolve();
   }
 
   /** Connects the configured MCP servers in the background; their tools join once connected. */
@@ -571,9 +590,20 @@ export class AgentRuntime {
     this.warnOnce(this.gate.warnings);
     const universe = this.universe();
     const visible = new Set(this.gate.visibleTools(universe));
-    this.universeTools = universe;
+    this.toolMap.clear();
+    for (const tool of universe) this.toolMap.set(tool.name, tool);
+    this.mcpRevision = this.mcp?.revision() ?? 0;
     this.tools = universe.filter((t) => visible.has(t.name));
     this.specs = toolSpecsFor(this.tools);
+  }
+
+  /**
+   * The tool list for the next model call. MCP changes (a server connected, died or came back) are taken
+   * in here, between turns only, so the list stays byte-identical while the MCP set is unchanged.
+   */
+  private specsAtTurnBoundary(): ToolSpec[] {
+    if (this.mcp && this.mcp.revision() !== this.mcpRevision) this.recompute();
+    return this.specs;
   }
 
   private universe(): AnyTool[] {
@@ -631,7 +661,7 @@ export class AgentRuntime {
     if (paths.length === 0) return text;
     const outcomes = await runToolCalls(attachmentCalls(paths), {
       agent: 'main',
-      tools: new Map(this.universeTools.map((t) => [t.name, t])),
+      tools: this.toolMap,
       gate: this.liveGate,
       ask: this.asker,
       context: { ...this.context, signal },
@@ -658,9 +688,10 @@ export class AgentRuntime {
     const route = this.route;
     const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
     const callModel = await this.modelCallerFor(route, params);
-    if (this.mcp) {
-      // The tool list is fixed for the whole run once servers settle (prompt-cache stability).
-      await this.mcp.ready;
+    if (this.mcp && !this.mcpStartupWaited) {
+      // Fast servers make the first turn; one that hangs delays it by the grace at most (SPEC 14).
+      this.mcpStartupWaited = true;
+      await this.mcp.readyWithin(MCP_STARTUP_GRACE_MS);
       this.recompute();
     }
     const runSignal = AbortSignal.any([signal, this.lifetime.signal]);
@@ -707,8 +738,8 @@ export class AgentRuntime {
    */
   async delegate(request: DelegateRequest, signal: AbortSignal): Promise<LiveTask> {
     const { store } = this.options;
-    // MCP grants are checked against the live tool set, as at the start of a prompt.
-    await this.mcp?.ready;
+    // MCP grants are checked against the live tool set, waited for as at the start of a prompt.
+    await this.mcp?.readyWithin(MCP_STARTUP_GRACE_MS);
     const task = await this.subagents.runToEnd(
       { prompt: request.task, agent: request.profile, max_steps: request.maxSteps },
       AbortSignal.any([signal, this.lifetime.signal]),
@@ -741,9 +772,9 @@ export class AgentRuntime {
       callModel,
       system: this.systemText(),
       messages: this.messages,
-      toolSpecs: () => this.specs,
+      toolSpecs: () => this.specsAtTurnBoundary(),
       tools: {
-        tools: new Map(this.universeTools.map((t) => [t.name, t])),
+        tools: this.toolMap,
         gate: this.liveGate,
         ask: this.asker,
         context: { ...this.context, signal: runSignal },

@@ -166,8 +166,9 @@ export async function connectServer(
   config: McpServerConfig,
   options: ConnectOptions,
 ): Promise<McpConnection> {
-  const [{ Client }, opened] = await Promise.all([
+  const [{ Client }, { McpError }, opened] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
     openTransport(config, options.cwd),
   ]);
   const client = new Client(CLIENT_INFO);
@@ -202,6 +203,11 @@ export async function connectServer(
       return toToolResult(result);
     } catch (error) {
       if (signal.aborted) return { output: `MCP tool "${tool}" was cancelled`, isError: true };
+      // Over HTTP nothing else notices a server that went away: a failure below the protocol (no McpError:
+      // the request never got an answer) counts as a lost connection. A stdio close is reported by onclose.
+      if (!closedByCadre && !(error instanceof McpError) && !('command' in config)) {
+        options.onUnexpectedClose(`the server did not answer a call: ${errorMessage(error)}`);
+      }
       return { output: `MCP server "${name}" failed the call: ${errorMessage(error)}`, isError: true };
     }
   };

@@ -1,39 +1,7 @@
-import type { LanguageModel, streamText } from 'ai';
+import type { LanguageModel } from 'ai';
 import { ConfigError } from '../config/load.js';
-import type { Effort, ModelParams, ModelRoute } from './route.js';
+import type { ModelRoute } from './route.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, timedFetch } from './timed-fetch.js';
-
-type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
-
-const ANTHROPIC_THINKING_BUDGET: Record<Exclude<Effort, 'off'>, number> = {
-  minimal: 1024,
-  low: 2048,
-  medium: 8192,
-  high: 16_384,
-  xhigh: 32_000,
-  max: 64_000,
-};
-
-/** Maps cadre's effort scale onto what each wire format understands (SPEC 4.2). */
-export function providerOptionsFor(route: ModelRoute, params: ModelParams): ProviderOptions | undefined {
-  const effort = params.effort;
-  if (!effort) return undefined;
-  switch (route.type) {
-    case 'anthropic':
-      return {
-        anthropic: {
-          thinking:
-            effort === 'off'
-              ? { type: 'disabled' }
-              : { type: 'enabled', budgetTokens: ANTHROPIC_THINKING_BUDGET[effort] },
-        },
-      };
-    case 'openai':
-      return { openai: { reasoningEffort: effort === 'off' ? 'none' : effort } };
-    default:
-      return { openaiCompatible: { reasoningEffort: effort === 'off' ? 'none' : effort } };
-  }
-}
 
 const cache = new Map<string, Promise<LanguageModel>>();
 

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -86,9 +86,90 @@ function networkCode(chain: unknown[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The model's stream ended cleanly but without its final event (`message_stop`, `response.completed`, a
+ * finish reason): the server or a proxy cut the reply short. Retried, since the next try may well finish.
+ */
+export class ModelStreamTruncated extends Error {
+  override name = 'ModelStreamTruncated';
+  constructor(detail: string) {
+    super(`the model stream ended before the reply was complete (${detail})`);
+  }
+}
+
+const TRUNCATED_BY_SDK = /ended without a finish reason/i;
+/** What the SDKs name the error they rethrow when a stream's first chunk fails to parse (as "HTTP 500"). */
+const PARSE_ERROR_NAMES = new Set(['AI_JSONParseError', 'AI_TypeValidationError']);
+
+function firstLine(text: string): string {
+  return text.split('\n')[0].slice(0, 300);
+}
+
+/** A reply that is not the wire format it claims (a line that is not JSON, a chunk of the wrong shape). */
+function malformedReply(chain: unknown[]): ClassifiedError | undefined {
+  for (const link of chain) {
+    if (link instanceof ModelStreamTruncated) {
+      return { retryable: true, cause: 'truncated stream', message: link.message };
+    }
+    if (InvalidResponseDataError.isInstance(link) && TRUNCATED_BY_SDK.test(link.message)) {
+      const { message } = new ModelStreamTruncated('no finish reason');
+      return { retryable: true, cause: 'truncated stream', message };
+    }
+    const parseError = JSONParseError.isInstance(link) || TypeValidationError.isInstance(link);
+    // The Anthropic SDK turns a first chunk that fails to parse into an "HTTP 500" carrying that error.
+    const wrapped =
+      APICallError.isInstance(link) &&
+      !link.isRetryable &&
+      PARSE_ERROR_NAMES.has(parsedName(link.responseBody));
+    if (parseError || wrapped || InvalidResponseDataError.isInstance(link)) {
+      return {
+        retryable: false,
+        cause: 'malformed stream',
+        message: `the model server sent a malformed reply: ${firstLine((link as Error).message)}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function parsedName(body: string | undefined): string {
+  if (!body) return '';
+  try {
+    const parsed = JSON.parse(body) as { name?: unknown };
+    return typeof parsed.name === 'string' ? parsed.name : '';
+  } catch {
+    return '';
+  }
+}
+
+const RETRYABLE_STREAM_ERRORS = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'server_error',
+]);
+
+/**
+ * An error event inside a stream (Anthropic `event: error`, a Responses `error` event): the SDKs pass its
+ * payload on as a plain object, which would otherwise read "[object Object]".
+ */
+function streamErrorEvent(error: unknown): ClassifiedError | undefined {
+  if (error === null || typeof error !== 'object' || error instanceof Error) return undefined;
+  const event = error as { message?: unknown; type?: unknown; code?: unknown; isRetryable?: unknown };
+  if (typeof event.message !== 'string') return undefined;
+  const type = typeof event.type === 'string' ? event.type : typeof event.code === 'string' ? event.code : '';
+  return {
+    retryable: event.isRetryable === true || RETRYABLE_STREAM_ERRORS.has(type),
+    cause: type ? `stream error: ${type}` : 'stream error',
+    message: type ? `${type}: ${event.message}` : event.message,
+  };
+}
+
 /** Decides whether a model-call failure is worth retrying (SPEC 2.2: 429, 5xx, reset, timeout). */
 export function classifyModelError(error: unknown): ClassifiedError {
   const chain = causeChain(error);
+  const specific = malformedReply(chain) ?? streamErrorEvent(error);
+  if (specific) return specific;
   for (const link of chain) {
     if (APICallError.isInstance(link)) {
       const status = link.statusCode;

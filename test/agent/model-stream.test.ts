@@ -50,3 +50,69 @@ describe('sdkModelCaller tool arguments', () => {
     ]);
   });
 });
+
+describe('sdkModelCaller on a Responses stream without its final event', () => {
+  /** A v3 model whose stream ends with `finish`: what the OpenAI Responses SDK emits at the end of the body. */
+  function modelFinishing(finishReason: { unified: string; raw: string | undefined }) {
+    const noTokens = { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined };
+    const parts = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'partial' },
+      { type: 'text-end', id: 't' },
+      {
+        type: 'finish',
+        finishReason,
+        // A server that reports no usage at all: that alone is no sign of a cut.
+        usage: {
+          inputTokens: noTokens,
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+      },
+    ];
+    return {
+      specificationVersion: 'v3' as const,
+      provider: 'test.responses',
+      modelId: 'gpt-5.1',
+      supportedUrls: {},
+      doGenerate: () => Promise.reject(new Error('not used')),
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      }),
+    };
+  }
+
+  async function partsOf(finishReason: { unified: string; raw: string | undefined }) {
+    const route: ModelRoute = { type: 'openai', model: 'gpt-5.1' };
+    const model = modelFinishing(finishReason) as unknown as Parameters<typeof sdkModelCaller>[0];
+    const out: ModelStreamPart[] = [];
+    for await (const part of sdkModelCaller(
+      model,
+      route,
+      {},
+    )({
+      system: 's',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [],
+      signal: new AbortController().signal,
+    }))
+      out.push(part);
+    return out;
+  }
+
+  it('reports a truncated stream when no response.completed set a finish reason', async () => {
+    const last = (await partsOf({ unified: 'other', raw: undefined })).at(-1);
+    expect(last?.type).toBe('error');
+    expect(String((last as { error: Error }).error.message)).toMatch(/ended before the reply was complete/);
+  });
+
+  it('finishes normally on a completed response, even one without usage', async () => {
+    const last = (await partsOf({ unified: 'stop', raw: undefined })).at(-1);
+    expect(last).toMatchObject({ type: 'finish', finishReason: 'stop' });
+  });
+});

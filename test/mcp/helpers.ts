@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnyTool, ShellJobs, ToolContext } from '../../src/tool/tool.js';
 
@@ -54,4 +55,55 @@ export function toolNamed(tools: readonly AnyTool[], name: string): AnyTool {
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) throw new Error(`no tool ${name} among ${tools.map((t) => t.name).join(', ')}`);
   return tool;
+}
+
+/**
+ * A stdio MCP server (`node -e <source>`) with a `crash` tool that exits the process and a `ping` tool.
+ * While `holdFile` exists it refuses to start (exit 1, saying so on stderr), so a test decides when a
+ * restart may succeed.
+ */
+export function fragileServerSource(holdFile: string): string {
+  const require = createRequire(import.meta.url);
+  return `
+    const { existsSync } = require('node:fs');
+    if (existsSync(${JSON.stringify(holdFile)})) {
+      console.error('fragile: held');
+      process.exit(1);
+    }
+    const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+    const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+    const server = new McpServer({ name: 'fragile', version: '1.0.0' });
+    server.registerTool('crash', { description: 'Exits the server' }, async () => {
+      console.error('fragile: crashing on purpose');
+      process.exit(3);
+    });
+    server.registerTool('ping', { description: 'Answers pong' }, async () => ({
+      content: [{ type: 'text', text: 'pong' }],
+    }));
+    server.connect(new StdioServerTransport());
+  `;
+}
+
+/** Collects warnings; `warned(pattern)` resolves once one matching has arrived (event-driven waits). */
+export function warningWatcher() {
+  const warnings: string[] = [];
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  return {
+    warnings,
+    onWarning(message: string): void {
+      warnings.push(message);
+      for (const waiter of waiters.filter((w) => w.pattern.test(message))) waiter.resolve();
+    },
+    warned(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        if (warnings.some((w) => pattern.test(w))) resolve();
+        else waiters.push({ pattern, resolve });
+      });
+    },
+  };
+}
+
+/** A fresh path for `fragileServerSource`'s hold file (not created). */
+export function holdFilePath(): string {
+  return path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
 }

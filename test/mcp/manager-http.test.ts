@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type McpManager, startMcp } from '../../src/mcp/manager.js';
-import { toolContext, toolNamed } from './helpers.js';
+import { toolContext, toolNamed, warningWatcher } from './helpers.js';
 
 /** A fresh MCP server per request: the stateless streamable HTTP mode. */
 function buildServer(): McpServer {
@@ -133,5 +133,63 @@ describe('startMcp against an HTTP address with no server', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^MCP server "gone" failed to start: .*ECONNREFUSED/);
     expect(manager.tools()).toEqual([]);
+  });
+});
+
+describe('a streamable HTTP server that goes away mid-session', () => {
+  it('has its tools withdrawn after a call finds it gone, and back once it answers again', async () => {
+    const serve = (port: number) =>
+      new Promise<Server>((resolve) => {
+        const server = createServer(async (req, res) => {
+          const mcp = buildServer();
+          const transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+            enableJsonResponse: true,
+          });
+          res.on('close', () => {
+            void transport.close();
+            void mcp.close();
+          });
+          await mcp.connect(transport);
+          await transport.handleRequest(req, res);
+        });
+        server.listen(port, '127.0.0.1', () => resolve(server));
+      });
+    const stop = (server: Server) =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    let server = await serve(0);
+    const port = (server.address() as AddressInfo).port;
+    const { warnings, onWarning, warned } = warningWatcher();
+    const manager = startMcp(
+      { notes: { url: `http://127.0.0.1:${port}/mcp` } },
+      { cwd: process.cwd(), onWarning, reconnectBaseMs: 20 },
+    );
+    try {
+      await manager.ready;
+      const add = toolNamed(manager.tools(), 'mcp__notes__add');
+      await stop(server);
+      const result = await add.execute({ a: 1, b: 2 }, toolContext());
+      expect(result).toMatchObject({
+        isError: true,
+        output: expect.stringMatching(/^MCP server "notes" failed the call/),
+      });
+      await warned(/"notes" disconnected: the server did not answer a call/);
+      expect(manager.tools()).toEqual([]);
+      expect(manager.status()[0].state).toBe('reconnecting');
+      server = await serve(port);
+      await warned(/"notes" reconnected \(3 tools\)/);
+      expect(
+        await toolNamed(manager.tools(), 'mcp__notes__add').execute({ a: 1, b: 2 }, toolContext()),
+      ).toEqual({
+        output: '3',
+      });
+      expect(warnings).toHaveLength(2);
+    } finally {
+      await manager.close();
+      await stop(server);
+    }
   });
 });

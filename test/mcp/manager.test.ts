@@ -1,8 +1,16 @@
-import { createRequire } from 'node:module';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../src/config/schema.js';
 import { type McpManager, startMcp } from '../../src/mcp/manager.js';
-import { childPids, everythingServerEntry, toolContext, toolNamed } from './helpers.js';
+import {
+  childPids,
+  everythingServerEntry,
+  fragileServerSource,
+  holdFilePath,
+  toolContext,
+  toolNamed,
+  warningWatcher,
+} from './helpers.js';
 
 const everything: McpServerConfig = { command: process.execPath, args: [everythingServerEntry(), 'stdio'] };
 
@@ -200,44 +208,75 @@ describe('startMcp with servers that fail', () => {
     expect(started.warnings[0]).toContain(`(stderr: from-config ${process.cwd()}/test true)`);
   });
 
-  it('warns when a connected server dies, and drops its tools', async () => {
-    const require = createRequire(import.meta.url);
-    const fragileSource = `
-      const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
-      const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
-      const server = new McpServer({ name: 'fragile', version: '1.0.0' });
-      server.registerTool('crash', { description: 'Exits the server' }, async () => {
-        console.error('fragile: crashing on purpose');
-        process.exit(3);
-      });
-      server.connect(new StdioServerTransport());
-    `;
-    const warnings: string[] = [];
-    let announceWarning: () => void = () => undefined;
-    const warned = new Promise<void>((resolve) => {
-      announceWarning = resolve;
-    });
-    manager = startMcp(
-      { fragile: { command: process.execPath, args: ['-e', fragileSource] } },
-      {
-        cwd: process.cwd(),
-        onWarning: (message) => {
-          warnings.push(message);
-          announceWarning();
-        },
-      },
+  function startFragile(options: { reconnectBaseMs: number; maxReconnects?: number }) {
+    const hold = holdFilePath();
+    const watcher = warningWatcher();
+    const fragile = startMcp(
+      { fragile: { command: process.execPath, args: ['-e', fragileServerSource(hold)] } },
+      { cwd: process.cwd(), onWarning: watcher.onWarning, ...options },
     );
-    await manager.ready;
-    const crash = toolNamed(manager.tools(), 'mcp__fragile__crash');
+    manager = fragile;
+    return { hold, fragile, ...watcher };
+  }
+
+  it('withdraws the tools of a server that dies, reconnects with backoff and brings them back', async () => {
+    const { hold, fragile, warnings, warned } = startFragile({ reconnectBaseMs: 20 });
+    await fragile.ready;
+    expect(fragile.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    const before = fragile.revision();
+    // Held: the restarts fail until the test lets go.
+    writeFileSync(hold, '');
+    const crash = toolNamed(fragile.tools(), 'mcp__fragile__crash');
     const result = await crash.execute({}, toolContext());
-    await warned;
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^MCP server "fragile" failed the call: .*Connection closed/);
+    await warned(/disconnected/);
+    expect(fragile.status()[0]).toMatchObject({ state: 'reconnecting', toolCount: 0 });
+    expect(fragile.tools()).toEqual([]);
+    expect(fragile.revision()).toBeGreaterThan(before);
+    rmSync(hold);
+    await warned(/reconnected/);
+    expect(fragile.status()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
+    expect(fragile.tools().map((t) => t.name)).toEqual(['mcp__fragile__crash', 'mcp__fragile__ping']);
+    expect(await toolNamed(fragile.tools(), 'mcp__fragile__ping').execute({}, toolContext())).toMatchObject({
+      output: 'pong',
+    });
     expect(warnings).toEqual([
-      'MCP server "fragile" disconnected: connection closed (stderr: fragile: crashing on purpose)',
+      'MCP server "fragile" disconnected: connection closed (stderr: fragile: crashing on purpose); reconnecting in 0s',
+      'MCP server "fragile" reconnected (2 tools)',
     ]);
-    expect(manager.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
-    expect(manager.tools()).toEqual([]);
+  });
+
+  it('gives a dead server up after its reconnect attempts, saying why', async () => {
+    const { hold, fragile, warnings, warned } = startFragile({ reconnectBaseMs: 5, maxReconnects: 2 });
+    await fragile.ready;
+    writeFileSync(hold, '');
+    await toolNamed(fragile.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await warned(/did not come back/);
+    expect(warnings.at(-1)).toMatch(
+      /^MCP server "fragile" did not come back after 2 reconnect attempts: .*\(stderr: fragile: held\)$/,
+    );
+    expect(fragile.status()[0]).toMatchObject({ state: 'failed', toolCount: 0 });
+    expect(fragile.tools()).toEqual([]);
+  });
+
+  it('closing while a dead server waits to reconnect stops the reconnecting', async () => {
+    const { fragile, warnings, warned } = startFragile({ reconnectBaseMs: 60_000 });
+    await fragile.ready;
+    await toolNamed(fragile.tools(), 'mcp__fragile__crash').execute({}, toolContext());
+    await warned(/disconnected/);
+    await fragile.close();
+    expect(fragile.status()[0].state).toBe('closed');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('waits for servers at most as long as asked', async () => {
+    const started = start({
+      hang: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+    });
+    manager = started.manager;
+    await manager.readyWithin(10);
+    expect(manager.status()[0].state).toBe('connecting');
   });
 
   it('starts nothing and settles at once with no servers', async () => {

@@ -1,8 +1,9 @@
-import { APICallError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
   classifyModelError,
   DEFAULT_RETRY_POLICY,
+  ModelStreamTruncated,
   retryDelayMs,
   retryPolicyFromEnv,
 } from '../../src/provider/retry.js';
@@ -23,6 +24,101 @@ function apiError(
 }
 
 describe('classifyModelError', () => {
+  const parseError = new JSONParseError({ text: '{"oops', cause: new SyntaxError('Unterminated string') });
+  it.each<[string, unknown, { retryable: boolean; cause: string; message: RegExp }]>([
+    [
+      'a stream that ended without its final event',
+      new ModelStreamTruncated('no final event'),
+      { retryable: true, cause: 'truncated stream', message: /ended before the reply was complete/ },
+    ],
+    [
+      "the chat completions SDK's own truncation error",
+      new InvalidResponseDataError({
+        data: undefined,
+        message: 'Response stream ended without a finish reason.',
+      }),
+      {
+        retryable: true,
+        cause: 'truncated stream',
+        message: /ended before the reply was complete \(no finish reason\)/,
+      },
+    ],
+    [
+      'a stream line that is not JSON',
+      parseError,
+      {
+        retryable: false,
+        cause: 'malformed stream',
+        message: /malformed reply: JSON parsing failed: Text: \{"oops/,
+      },
+    ],
+    [
+      'a chunk of the wrong shape',
+      new TypeValidationError({ value: { choices: 7 }, cause: new Error('expected array') }),
+      { retryable: false, cause: 'malformed stream', message: /malformed reply: Type validation failed/ },
+    ],
+    [
+      'a non-streaming body that is not JSON (wrapped in a 200 APICallError)',
+      new APICallError({
+        message: 'Invalid JSON response',
+        url: 'http://x',
+        requestBodyValues: {},
+        statusCode: 200,
+        responseBody: '{"oops',
+        cause: parseError,
+      }),
+      { retryable: false, cause: 'malformed stream', message: /malformed reply/ },
+    ],
+    [
+      'a first chunk that failed to parse, rethrown by the Anthropic SDK as HTTP 500',
+      new APICallError({
+        message: parseError.message,
+        url: 'http://x',
+        requestBodyValues: {},
+        statusCode: 500,
+        responseBody: JSON.stringify(parseError),
+        isRetryable: false,
+      }),
+      { retryable: false, cause: 'malformed stream', message: /malformed reply: JSON parsing failed/ },
+    ],
+  ])('classifies %s', (_, error, expected) => {
+    const classified = classifyModelError(error);
+    expect(classified).toMatchObject({ retryable: expected.retryable, cause: expected.cause });
+    expect(classified.message).toMatch(expected.message);
+  });
+
+  it.each([
+    [
+      { type: 'overloaded_error', message: 'Overloaded' },
+      true,
+      'stream error: overloaded_error',
+      'overloaded_error: Overloaded',
+    ],
+    [
+      { type: 'invalid_request_error', message: 'prompt is too long' },
+      false,
+      'stream error: invalid_request_error',
+      'invalid_request_error: prompt is too long',
+    ],
+    [
+      { code: 'server_error', message: 'The server had an error', isRetryable: true },
+      true,
+      'stream error: server_error',
+      'server_error: The server had an error',
+    ],
+    [{ message: 'something odd' }, false, 'stream error', 'something odd'],
+  ])(
+    'reads an error event inside a stream (%o) instead of "[object Object]"',
+    (event, retryable, cause, message) => {
+      expect(classifyModelError(event)).toEqual({ retryable, cause, message });
+    },
+  );
+
+  it('still calls a genuine HTTP 500 from the provider an HTTP 500', () => {
+    const body = JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal error' } });
+    expect(classifyModelError(apiError(500, {}, body))).toMatchObject({ retryable: true, cause: 'HTTP 500' });
+  });
+
   it.each([
     [429, true],
     [408, true],

@@ -71,6 +71,28 @@ describe('MCP tools end to end', () => {
   });
 });
 
+describe('an MCP server that hangs at start', () => {
+  it('delays nothing: the run answers and exits 0 well before its 30 s connect timeout', async () => {
+    const server = await scriptedServer(script().text('answered anyway'));
+    const p = project({
+      config: {
+        provider: 'm',
+        providers: { m: scriptedProviderAlias(server) },
+        mcp_servers: { hanging: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
+      },
+    });
+    const run = await runCadre(['-p', 'go'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+      timeoutMs: 25_000,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('answered anyway');
+    expect(run.stderr).toBe('');
+    expect(server.requests[0].view.tools.some((name) => name.startsWith('mcp__'))).toBe(false);
+  });
+});
+
 describe('MCP tools under cadre subagent try and run', () => {
   it('try offers a granted MCP tool only when it is read class; run offers every granted one', async () => {
     const server = await scriptedServer(script().rule({ system: 'You are granted.' }).text('done'));

@@ -54,6 +54,18 @@ export class TurnBuilder {
     return this;
   }
 
+  /** End the reply part-way as if it were complete (every attempt, or the first `times`). */
+  truncate(times?: number): this {
+    this.turn.truncate = times === undefined ? true : { times };
+    return this;
+  }
+
+  /** Put a line that is not JSON into the reply (every attempt, or the first `times`). */
+  malformed(times?: number): this {
+    this.turn.malformed = times === undefined ? true : { times };
+    return this;
+  }
+
   usage(inputTokens: number, outputTokens: number): this {
     this.turn.usage = { input_tokens: inputTokens, output_tokens: outputTokens };
     return this;

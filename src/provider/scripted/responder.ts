@@ -30,6 +30,10 @@ export type Outcome =
   | { kind: 'error'; error: ErrorReply }
   /** Send the start of `answer`, then destroy the connection. */
   | { kind: 'reset'; answer: Answer }
+  /** Send the start of `answer`, then end the response cleanly, as if it were complete. */
+  | { kind: 'truncated'; answer: Answer }
+  /** Send `answer` with a line that is not JSON in it. */
+  | { kind: 'malformed'; answer: Answer }
   /** No rule or no turn: `answer` carries the explanatory "[scripted] …" text. */
   | { kind: 'unmatched'; answer: Answer };
 
@@ -163,16 +167,22 @@ export class ScriptResponder {
         ...unmatched(`${describeRule(rule, ruleIndex)}, turn ${turn}; the rule has ${count}`),
       };
     }
-    const errors = failureCount(scripted.error);
-    const resets = failureCount(scripted.reset);
-    const attempt = errors + resets > 0 ? this.nextAttempt(ruleIndex, turn, view) : 0;
+    const failures = [
+      ['error', failureCount(scripted.error)],
+      ['reset', failureCount(scripted.reset)],
+      ['truncated', failureCount(scripted.truncate)],
+      ['malformed', failureCount(scripted.malformed)],
+    ] as const;
+    const failing = failures.some(([, count]) => count > 0);
+    const attempt = failing ? this.nextAttempt(ruleIndex, turn, view) : 0;
+    const kind = failureAt(failures, attempt);
     let outcome: Outcome;
-    if (scripted.error && attempt < errors) {
+    if (kind === 'error' && scripted.error) {
       const { status, message, type, retry_after } = scripted.error;
       outcome = { kind: 'error', error: { status, message, type, retryAfterSeconds: retry_after } };
     } else {
       const answer = this.answerOf(scripted, inputTokens, toolCallIdPrefix);
-      outcome = attempt < errors + resets ? { kind: 'reset', answer } : { kind: 'answer', answer };
+      outcome = { kind: kind ?? 'answer', answer } as Outcome;
     }
     return { ...base, attempt, delayMs: scripted.delay_ms ?? 0, outcome };
   }
@@ -207,10 +217,23 @@ export class ScriptResponder {
   }
 }
 
-/** Deliveries a scripted failure applies to: its `times`, or every one when absent. Errors come before resets. */
+/** Deliveries a scripted failure applies to: its `times`, or every one when absent. */
 function failureCount(failure: { times?: number } | true | undefined): number {
   if (failure === undefined) return 0;
   return failure === true ? Number.POSITIVE_INFINITY : (failure.times ?? Number.POSITIVE_INFINITY);
+}
+
+/** Which failure delivery `attempt` gets: errors first, then resets, truncations, malformed replies. */
+function failureAt<K extends string>(
+  failures: readonly (readonly [K, number])[],
+  attempt: number,
+): K | undefined {
+  let remaining = attempt;
+  for (const [kind, count] of failures) {
+    if (remaining < count) return kind;
+    remaining -= count;
+  }
+  return undefined;
 }
 
 function textAnswer(text: string, inputTokens: number): Answer {

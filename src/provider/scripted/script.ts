@@ -56,6 +56,9 @@ export const ScriptResetSchema = z.union([
 ]);
 export type ScriptReset = z.infer<typeof ScriptResetSchema>;
 
+/** A failure that applies to some deliveries: `true` (all) or `{ times }` (the first `times`). */
+const ScriptFailureSchema = z.union([z.literal(true), z.object({ times: positiveInt.optional() }).strict()]);
+
 export const ScriptUsageSchema = z
   .object({ input_tokens: nonNegativeInt, output_tokens: nonNegativeInt })
   .strict();
@@ -70,11 +73,16 @@ export const ScriptTurnSchema = z
     delay_ms: nonNegativeInt.optional(),
     error: ScriptErrorReplySchema.optional(),
     reset: ScriptResetSchema.optional(),
+    /** The reply stops part-way but the connection closes cleanly: no final event, no error. */
+    truncate: ScriptFailureSchema.optional(),
+    /** The reply carries a line that is not JSON where the wire needs JSON. */
+    malformed: ScriptFailureSchema.optional(),
     usage: ScriptUsageSchema.optional(),
   })
   .strict()
   .refine((turn) => Object.keys(turn).some((key) => key !== 'usage'), {
-    message: 'a turn needs at least one of text, reasoning, tool_calls, delay_ms, error, reset',
+    message:
+      'a turn needs at least one of text, reasoning, tool_calls, delay_ms, error, reset, truncate, malformed',
   });
 export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;
 

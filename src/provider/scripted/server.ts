@@ -21,7 +21,7 @@ export interface AnsweredBy {
   rule: number | null;
   ruleName?: string;
   turn: number;
-  /** 0-based delivery count of this exact request at this turn (a retry is 1, 2, …) when the turn scripts an error or reset; else 0. */
+  /** 0-based delivery count of this exact request at this turn (a retry is 1, 2, …) when the turn scripts a failure (error, reset, truncate, malformed); else 0. */
   attempt: number;
   outcome: Outcome['kind'];
 }
@@ -187,6 +187,9 @@ function wantsUsage(body: unknown): boolean {
   );
 }
 
+/** A line where the wire needs JSON that is not JSON (a proxy mangling the stream, a broken server). */
+const MALFORMED_LINE = '{"scripted": malformed';
+
 async function sendAnswer(
   res: ServerResponse,
   wire: WireFormat,
@@ -194,13 +197,15 @@ async function sendAnswer(
   reply: ReplyContext,
   request: { body: unknown; stream: boolean },
 ): Promise<void> {
-  const reset = outcome.kind === 'reset';
+  const { kind } = outcome;
   if (!request.stream) {
     const text = JSON.stringify(CODECS[wire].document(outcome.answer, reply, request.body));
-    if (!reset) return sendJsonText(res, 200, text);
+    if (kind === 'malformed') return sendJsonText(res, 200, MALFORMED_LINE);
+    if (kind !== 'reset' && kind !== 'truncated') return sendJsonText(res, 200, text);
     res.writeHead(200, { 'content-type': 'application/json' });
     await write(res, text.slice(0, Math.ceil(text.length / 2)));
-    res.destroy();
+    if (kind === 'reset') res.destroy();
+    else res.end();
     return;
   }
   const frames = CODECS[wire].frames(outcome.answer, reply, request.body);
@@ -209,12 +214,15 @@ async function sendAnswer(
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  if (reset) {
+  if (kind === 'reset' || kind === 'truncated') {
     await write(res, partialFrames(frames).join(''));
-    res.destroy();
+    if (kind === 'reset') res.destroy();
+    else res.end();
     return;
   }
-  for (const frame of [...frames.head, ...frames.content, ...frames.tail]) res.write(frame);
+  const broken = kind === 'malformed' ? [`data: ${MALFORMED_LINE}\n\n`] : [];
+  // First, where it hurts most: before anything the client could show.
+  for (const frame of [...broken, ...frames.head, ...frames.content, ...frames.tail]) res.write(frame);
   res.end();
 }
 
@@ -301,7 +309,7 @@ export async function startScriptedServer(
       created: Math.floor(now() / 1000),
     };
     await sendAnswer(res, wire, outcome, reply, { body, stream: view.stream });
-    if (expanded?.ok && outcome.kind !== 'reset') {
+    if (expanded?.ok && (outcome.kind === 'answer' || outcome.kind === 'unmatched')) {
       const output = responsesOutputItems(outcome.answer, reply, responsesTraits(body));
       responsesStore.remember(expanded.body, reply.id, output);
     }

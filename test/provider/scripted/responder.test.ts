@@ -183,6 +183,27 @@ describe('ScriptResponder', () => {
     expect(kinds).toEqual(['error', 'reset', 'reset', 'answer']);
   });
 
+  it('orders failures errors, resets, truncations, malformed replies, then the answer', () => {
+    const script: Script = {
+      rules: [
+        {
+          turns: [
+            {
+              error: { status: 503, message: 'busy', times: 1 },
+              reset: { times: 1 },
+              truncate: { times: 2 },
+              malformed: true,
+              text: 'ok',
+            },
+          ],
+        },
+      ],
+    };
+    const responder = new ScriptResponder(script);
+    const kinds = [0, 1, 2, 3, 4, 5].map(() => responder.respond(view([user('go')]), 'call').outcome.kind);
+    expect(kinds).toEqual(['error', 'reset', 'truncated', 'truncated', 'malformed', 'malformed']);
+  });
+
   it('counts failures per conversation, so parallel subagents each see their own 429', () => {
     const script: Script = {
       rules: [{ turns: [{ error: { status: 429, message: 'x', times: 1 }, text: 'ok' }] }],

@@ -49,6 +49,8 @@ describe('script format', () => {
       { error: { status: 503, message: 'down for good', type: 'overloaded_error' } },
       { reset: true },
       { reset: { times: 2 }, text: 'after two resets' },
+      { truncate: true, text: 'never finished' },
+      { malformed: { times: 1 }, truncate: { times: 1 }, text: 'after one of each' },
     ];
     expect(parseScript({ rules: [{ turns }] }).rules[0].turns).toEqual(turns);
   });
@@ -92,6 +94,12 @@ describe('script format', () => {
       text: '[ { "turns": [ { "error": { "status": 200, "message": "fine" } } ] } ]',
       message: 'invalid script at [0].turns[0].error.status: Too small: expected number to be >=400',
       jsonPath: '[0].turns[0].error.status',
+    },
+    {
+      name: 'a truncation count of zero',
+      text: '{ "rules": [ { "turns": [ { "truncate": { "times": 0 } } ] } ] }',
+      message: 'invalid script at rules[0].turns[0].truncate.times: Too small',
+      jsonPath: 'rules[0].turns[0].truncate.times',
     },
     {
       name: 'a rule without turns',

@@ -195,7 +195,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             yield { type: 'tool_call', call };
             break;
           }
-          case 'finish':
+          case 'finish': {
             // The Responses SDK finishes with its initial reason (other, nothing raw) only when no
             // `response.completed`/`incomplete` event came: every real end sets one.
             const { unified, raw } = part.finishReason;
@@ -206,6 +206,7 @@ export function sdkModelCaller(model: LanguageModel, route: ModelRoute, params: 
             usage = tokenUsage(usageOf(part.usage));
             finishReason = part.finishReason.unified;
             break;
+          }
           case 'error':
             yield { type: 'error', error: part.error };
             return;

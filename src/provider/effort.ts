@@ -66,12 +66,24 @@ export function anthropicOutputLimit(model: string): number | undefined {
   return 32_000;
 }
 
+/** Models that take no thinking budget, only adaptive thinking steered by `output_config.effort`. */
+const ANTHROPIC_ADAPTIVE_ONLY = /-5-5|fable/;
+const ANTHROPIC_EFFORT_LEVELS: readonly Level[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+
 function anthropicSettings(route: ModelRoute, params: ModelParams, effort: Effort): RequestSettings {
   const limit = anthropicOutputLimit(route.model);
   if (limit === undefined) return { maxOutputTokens: params.maxOutputTokens };
   if (effort === 'off') {
     return {
       providerOptions: { anthropic: { thinking: { type: 'disabled' } } },
+      maxOutputTokens: params.maxOutputTokens,
+    };
+  }
+  if (ANTHROPIC_ADAPTIVE_ONLY.test(route.model)) {
+    return {
+      providerOptions: {
+        anthropic: { thinking: { type: 'adaptive' }, effort: nearestLevel(effort, ANTHROPIC_EFFORT_LEVELS) },
+      },
       maxOutputTokens: params.maxOutputTokens,
     };
   }
@@ -88,7 +100,8 @@ function anthropicSettings(route: ModelRoute, params: ModelParams, effort: Effor
 
 /**
  * Maps cadre's effort scale onto what each provider's API accepts (SPEC 4.2, issue 16 B4): an Anthropic
- * thinking budget below `max_tokens` and within the model's output limit; an OpenAI `reasoning.effort`
+ * thinking budget below `max_tokens` and within the model's output limit (adaptive thinking with
+ * `output_config.effort` for models without budgets); an OpenAI `reasoning.effort`
  * from the model's own set; `reasoning_effort` low/medium/high on chat-completions servers; nothing for
  * a model without reasoning controls.
  */

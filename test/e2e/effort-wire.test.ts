@@ -45,6 +45,13 @@ describe.each<[Wire, string, string, (body: Record<string, unknown>) => void]>([
       }),
   ],
   ['anthropic', 'claude-sonnet-4-5', 'off', (body) => expect(body.thinking).toEqual({ type: 'disabled' })],
+  [
+    'anthropic',
+    'claude-opus-5-5',
+    'max',
+    (body) =>
+      expect(body).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }),
+  ],
   ['anthropic', 'claude-3-5-haiku-latest', 'high', (body) => expect(body).not.toHaveProperty('thinking')],
   ['openai', 'qwen3', 'xhigh', (body) => expect(body.reasoning_effort).toBe('high')],
   ['openai', 'qwen3', 'minimal', (body) => expect(body.reasoning_effort).toBe('low')],

@@ -95,6 +95,19 @@ describe('requestSettingsFor', () => {
     },
   );
 
+  it.each<[Effort, string]>([
+    ['minimal', 'low'],
+    ['medium', 'medium'],
+    ['max', 'max'],
+  ])(
+    'gives an adaptive-only Claude model (no budgets) effort %s as output_config effort %s',
+    (effort, level) => {
+      expect(requestSettingsFor(route('anthropic', 'claude-opus-5-5'), { effort })).toEqual({
+        providerOptions: { anthropic: { thinking: { type: 'adaptive' }, effort: level } },
+      });
+    },
+  );
+
   it('turns Anthropic thinking off for off, and sends nothing to a model without thinking', () => {
     expect(requestSettingsFor(route('anthropic', 'claude-sonnet-4-5'), { effort: 'off' })).toEqual({
       providerOptions: { anthropic: { thinking: { type: 'disabled' } } },

@@ -6,6 +6,7 @@ import { benchColdStart } from './cold-start.js';
 import { benchFleet } from './fleet.js';
 import { benchPermission } from './permission.js';
 import { benchProfiles } from './profiles.js';
+import { benchSandbox, sandboxRows } from './sandbox.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 import { benchTui } from './tui.js';
@@ -174,6 +175,7 @@ async function main(): Promise<number> {
     target: `< ${permission.target_ms} ms`,
     ok: permission.ok,
   });
+  rows.push(...sandboxRows(await benchSandbox()));
   const profiles = await benchProfiles();
   rows.push({
     name: 'profile loading: 1,000 profile files',

@@ -27,6 +27,8 @@ export interface AcpServerOptions {
   env: NodeJS.ProcessEnv;
   /** The command line's agent flags (`--agent`, `--model`, `--safety`, …) for every session. */
   flags: RuntimeFlags;
+  /** `--trust-project`: every session's project is trusted for this run. */
+  trustProject?: boolean;
   version: string;
 }
 
@@ -96,7 +98,10 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
   };
   const open = async (cwd: string, mcpServers: readonly McpServer[], resume?: string) => {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
-    const workspace = withClientMcp(openWorkspace(cwd, options.env), mcpServers);
+    const workspace = withClientMcp(
+      openWorkspace(cwd, options.env, { trustProject: options.trustProject }),
+      mcpServers,
+    );
     for (const warning of workspace.warnings) options.log(`warning: ${warning.path}: ${warning.reason}`);
     const { store, modules } = await load();
     return modules[0].SessionController.open({

@@ -117,8 +117,8 @@ export interface RuntimeOptions {
    */
   ask?: Asker;
   /**
-   * The project is trusted (computed from the trusted roots and `--trust-project`); until it is, project
-   * allow rules never reach outside the project root. Default: untrusted.
+   * Overrides the trust the config was loaded with (`loaded.projectTrusted`: the trusted roots or
+   * `--trust-project`); until trusted, project allow rules never reach outside the project root.
    */
   projectTrusted?: boolean;
   /** Answers `question` and plan approvals; absent: the headless answers (SPEC 5). */
@@ -830,7 +830,7 @@ export class AgentRuntime {
       // With approval_provider the asks reach its asker instead of being denied in the gate.
       headless: !this.options.ask && !flags.yes && this.asker === headlessAsker,
       operator: this.operator,
-      projectTrusted: this.options.projectTrusted ?? false,
+      projectTrusted: this.options.projectTrusted ?? this.options.loaded.projectTrusted,
     };
   }
 

@@ -30,6 +30,8 @@ export interface AgentOptions {
   permissions?: string;
   yes?: boolean;
   maxTurns?: number;
+  /** `--trust-project`: the project is trusted for this run (applied when its config is loaded). */
+  trustProject?: boolean;
 }
 
 /** Runtime flags from the agent options; the rest (`continue`, `resume`) is the caller's. */

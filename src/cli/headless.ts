@@ -34,7 +34,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       empty: 'no task: the task given to -p is empty',
       missing: 'no task: pass it as cadre -p "<task>" or on standard input',
     });
-    const workspace = openWorkspace(options.cwd);
+    const workspace = openWorkspace(options.cwd, process.env, { trustProject: options.trustProject });
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
     const flags: RuntimeFlags = {

@@ -23,6 +23,10 @@ function addAgentOptions(command: Command): Command {
     .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))
     .option('--permissions <file>', 'operator permission profile, composed last')
     .option('--yes', 'approve every ask automatically (never overrides a deny)')
+    .option(
+      '--trust-project',
+      "trust this project for this run: its own config may start MCP servers and set the walls' keys",
+    )
     .option('--cwd <dir>', 'run as if started in this directory');
 }
 
@@ -96,6 +100,31 @@ function buildProgram(): Command {
     .action(async (call, options) => {
       const { runExplainCommand } = await import('./commands/permissions-explain.js');
       process.exitCode = await runExplainCommand(call, options);
+    });
+
+  program
+    .command('trust')
+    .description("trust a project: its own config may start MCP servers and set the walls' keys")
+    .argument('[path]', 'the project folder (default: the current project)')
+    .option('--revoke', 'stop trusting it')
+    .option('--list', 'list the trusted projects')
+    .action(async (path, options) => {
+      const { runTrustCommand } = await import('./commands/trust.js');
+      process.exitCode = await runTrustCommand(path, options);
+    });
+
+  program
+    .command('sandbox')
+    .description('the OS sandbox around every shell command')
+    .command('status')
+    .description('which sandbox is in force and why, what is writable, hidden and scrubbed')
+    .addOption(new Option('--safety <level>', 'permission floor').choices(SAFETY).default('full'))
+    .option('--trust-project', 'as in a trusted project')
+    .option('--json', 'machine-readable output')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .action(async (options) => {
+      const { runSandboxStatusCommand } = await import('./commands/sandbox-status.js');
+      process.exitCode = await runSandboxStatusCommand(options);
     });
 
   addAgentOptions(

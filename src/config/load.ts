@@ -4,6 +4,13 @@ import { dirname, join, resolve } from 'node:path';
 import { describeSchemaIssue, parseJsonc } from '../util/json-errors.js';
 import { readRegularTextFile } from '../util/read-text.js';
 import { type Config, ConfigSchema } from './schema.js';
+import {
+  ADDITIVE_LIST_KEYS,
+  confineProjectConfig,
+  isTrustedRoot,
+  type UntrustedItem,
+  untrustedWarning,
+} from './trust.js';
 
 /** A configuration problem the user must fix; the CLI turns it into exit code 2. */
 export class ConfigError extends Error {
@@ -16,6 +23,17 @@ export interface LoadedConfig {
   files: { path: string; text: string; config: Config }[];
   globalDir: string;
   projectRoot: string;
+  /** Trusted roots from the global config, or `--trust-project`: the project config applies whole. */
+  projectTrusted: boolean;
+  /** What the untrusted project's config asked for and did not get (empty when trusted). */
+  untrusted: UntrustedItem[];
+  /** The one start-up warning about `untrusted`, naming how to trust. */
+  untrustedWarning?: { path: string; reason: string };
+}
+
+export interface LoadOptions {
+  /** `--trust-project`: trust the project for this run whatever the trusted roots say. */
+  trustProject?: boolean;
 }
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -60,23 +78,57 @@ export function deepMerge<T>(base: T, over: T): T {
   return out as T;
 }
 
-export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+/**
+ * The global config, then the project's. The project is trusted when `trustProject` says so or its root
+ * lies in the global config's `trusted_roots`; until then its config is confined (src/config/trust.ts) and
+ * what it was denied comes back as `untrusted`, with one warning.
+ */
+export function loadConfig(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadOptions = {},
+): LoadedConfig {
   const globalDir = configDir(env);
   const projectRoot = findProjectRoot(cwd);
-  const candidates = [join(globalDir, 'config.json'), join(projectRoot, '.cadre', 'config.json')];
-  const files: LoadedConfig['files'] = [];
-  let config: Config = {};
-  for (const path of candidates) {
-    if (!existsSync(path)) continue;
-    const read = readRegularTextFile(path);
-    if (!read.ok) throw new ConfigError(`${path}: ${read.reason}`);
-    const text = read.text;
-    const parsed = parseConfigFile(path, text);
-    resolveRelativePaths(parsed, dirname(path));
-    files.push({ path, text, config: parsed });
-    config = deepMerge(config, parsed);
+  const globalPath = join(globalDir, 'config.json');
+  const projectPath = join(projectRoot, '.cadre', 'config.json');
+  const globalFile = readConfigFile(globalPath);
+  const projectFile = projectPath === globalPath ? undefined : readConfigFile(projectPath);
+  const globalConfig = globalFile?.config ?? {};
+  const projectTrusted =
+    options.trustProject === true || isTrustedRoot(projectRoot, globalConfig.trusted_roots);
+  let untrusted: UntrustedItem[] = [];
+  if (projectFile && !projectTrusted) {
+    const confined = confineProjectConfig(globalConfig, projectFile.config, env);
+    projectFile.config = confined.config;
+    untrusted = confined.skipped;
   }
-  return { config, files, globalDir, projectRoot };
+  const files = [globalFile, projectFile].filter((f) => f !== undefined);
+  let config: Config = {};
+  for (const file of files) config = deepMerge(config, file.config);
+  for (const key of ADDITIVE_LIST_KEYS) {
+    const lists = files.flatMap((f) => f.config[key] ?? []);
+    if (lists.length > 0) config[key] = [...new Set(lists)];
+  }
+  const reason = untrustedWarning(projectRoot, untrusted);
+  return {
+    config,
+    files,
+    globalDir,
+    projectRoot,
+    projectTrusted,
+    untrusted,
+    ...(reason && projectFile ? { untrustedWarning: { path: projectFile.path, reason } } : {}),
+  };
+}
+
+function readConfigFile(path: string): LoadedConfig['files'][number] | undefined {
+  if (!existsSync(path)) return undefined;
+  const read = readRegularTextFile(path);
+  if (!read.ok) throw new ConfigError(`${path}: ${read.reason}`);
+  const parsed = parseConfigFile(path, read.text);
+  resolveRelativePaths(parsed, dirname(path));
+  return { path, text: read.text, config: parsed };
 }
 
 /** Paths inside a config file are relative to that file's directory. */

@@ -5,7 +5,7 @@ import { type InstructionsFile, loadInstructions } from '../profile/instructions
 import { loadProfiles, type ProfileRegistry } from '../profile/load.js';
 import { loadPrompts, type PromptSet } from '../profile/prompts.js';
 import type { LoadWarning } from '../profile/types.js';
-import { ConfigError, type LoadedConfig, loadConfig } from './load.js';
+import { ConfigError, type LoadedConfig, type LoadOptions, loadConfig } from './load.js';
 
 /** What a directory's configuration amounts to: config files, profiles and prompt files. */
 export interface Workspace {
@@ -28,9 +28,13 @@ export function resolveCwd(dir: string | undefined): string {
 }
 
 /** Config, profiles and prompt files: what every command that knows about profiles starts from. */
-export function openWorkspace(cwdFlag: string | undefined, env: NodeJS.ProcessEnv = process.env): Workspace {
+export function openWorkspace(
+  cwdFlag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadOptions = {},
+): Workspace {
   const cwd = resolveCwd(cwdFlag);
-  const loaded = loadConfig(cwd, env);
+  const loaded = loadConfig(cwd, env, options);
   const home = env.HOME ?? homedir();
   const profiles = loadProfiles({
     projectRoot: loaded.projectRoot,
@@ -52,6 +56,11 @@ export function openWorkspace(cwdFlag: string | undefined, env: NodeJS.ProcessEn
     profiles,
     prompts,
     instructions: instructions.files,
-    warnings: [...profiles.warnings, ...prompts.warnings, ...instructions.warnings],
+    warnings: [
+      ...(loaded.untrustedWarning ? [loaded.untrustedWarning] : []),
+      ...profiles.warnings,
+      ...prompts.warnings,
+      ...instructions.warnings,
+    ],
   };
 }

@@ -344,7 +344,7 @@ export class SessionController {
   reloadProfiles(): SwitchResult {
     return this.switching('reload profiles', () => {
       const { cwd, env } = this.options.workspace;
-      const fresh = openWorkspace(cwd, env);
+      const fresh = openWorkspace(cwd, env, { trustProject: this.options.workspace.loaded.projectTrusted });
       const notes = this.runtime.reloadProfiles(fresh.profiles, fresh.prompts);
       const lines = [
         `reloaded: ${fresh.profiles.profiles.size} profiles, ${fresh.prompts.prompts.size} prompts`,

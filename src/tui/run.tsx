@@ -16,6 +16,7 @@ import { historyFile, PromptHistory } from './input/history.js';
 import { loadHighlighter } from './markdown/highlight.js';
 import { TranscriptStore } from './store/transcript-store.js';
 import { createTheme, detectCapabilities } from './theme.js';
+import { askTrustAtStart } from './trust/ask-at-start.js';
 
 export interface InteractiveOptions {
   /** Words given on the command line: the first prompt. */
@@ -30,6 +31,7 @@ export interface InteractiveOptions {
   yes?: boolean;
   maxTurns?: number;
   cwd?: string;
+  trustProject?: boolean;
 }
 
 function setRawMode(on: boolean): void {
@@ -49,8 +51,17 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   let controller: SessionController;
   let store: SessionStore | undefined;
   let workspace: ReturnType<typeof openWorkspace>;
+  const theme = createTheme(detectCapabilities(process.env, process.stdout.isTTY === true));
   try {
-    workspace = openWorkspace(options.cwd);
+    workspace = openWorkspace(options.cwd, process.env, { trustProject: options.trustProject });
+    const asked = await askTrustAtStart(workspace, theme);
+    if (asked === 'quit') {
+      setRawMode(false);
+      return 0;
+    }
+    workspace = asked;
+    // The question's own render leaves the terminal cooked: raw again, so keys typed now are kept as typed.
+    setRawMode(true);
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
     const flags: RuntimeFlags = {
@@ -80,7 +91,6 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     throw error;
   }
 
-  const theme = createTheme(detectCapabilities(process.env, process.stdout.isTTY === true));
   const transcript = new TranscriptStore(controller.snapshot());
   transcript.add({ kind: 'welcome' });
   // `--continue` / `--resume`: the conversation so far, as it went.

@@ -9,6 +9,7 @@ function project(options: Parameters<typeof makeProject>[0]) {
   return p;
 }
 
+// Role keys are read from a trusted project's config only (issue 15): these runs trust their project.
 describe('role routing end to end (SPEC 4.3)', () => {
   it('compacts a conversation near its context window through summarization_provider; the session keeps everything', async () => {
     // After compaction the conversation restarts from the summary, so turns are counted from there.
@@ -29,10 +30,13 @@ describe('role routing end to end (SPEC 4.3)', () => {
         summarization_provider: 'summ',
       },
     });
-    const run = await runCadre(['-p', 'read a.txt repeatedly', '--output-format', 'json'], {
-      cwd: p.dir,
-      env: { CADRE_CONFIG_DIR: p.configDir },
-    });
+    const run = await runCadre(
+      ['-p', 'read a.txt repeatedly', '--output-format', 'json', '--trust-project'],
+      {
+        cwd: p.dir,
+        env: { CADRE_CONFIG_DIR: p.configDir },
+      },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(summarizer.requests).toHaveLength(1);
@@ -77,7 +81,10 @@ describe('role routing end to end (SPEC 4.3)', () => {
         escalation_provider: 'strong',
       },
     });
-    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['-p', 'go', '--trust-project'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('the strong model answers');
     expect(main.requests).toHaveLength(2);

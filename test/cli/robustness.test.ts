@@ -163,7 +163,10 @@ describe('headless robustness', () => {
         summarization_provider: 'summ',
       },
     });
-    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['-p', 'go', '--trust-project'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('finished anyway');
     expect(run.stderr).toContain('context compaction failed, continuing without it');

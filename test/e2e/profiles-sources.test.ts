@@ -154,7 +154,6 @@ describe('cadre agents --json document (SPEC 1)', () => {
           cheap: { type: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'small' },
         },
         provider: 'main',
-        subagent_provider: 'cheap',
       },
       files: {
         '.cadre/agents/reviewer.md':
@@ -163,6 +162,8 @@ describe('cadre agents --json document (SPEC 1)', () => {
       },
     });
     onTestFinished(() => project.cleanup());
+    // Role routes are the user's choice (global config): an untrusted project's own are ignored.
+    writeFileSync(join(project.configDir, 'config.json'), JSON.stringify({ subagent_provider: 'cheap' }));
 
     const result = await cadreIn(project, ['agents', '--json'], tempDir('cadre-home-'));
 

@@ -59,7 +59,17 @@ describe.runIf(files.length > 0)('the published Claude Code agent corpus', () =>
       root: REPO_ROOT,
       safety: 'full',
       yes: false,
-      ...permissionLayers({ config: {}, files: [], globalDir: '/g', projectRoot: REPO_ROOT }, profile),
+      ...permissionLayers(
+        {
+          config: {},
+          files: [],
+          globalDir: '/g',
+          projectRoot: REPO_ROOT,
+          projectTrusted: false,
+          untrusted: [],
+        },
+        profile,
+      ),
     });
     const names = gate.visibleTools(builtinTools(REPO_ROOT).filter((t) => universe.includes(t.name)));
     if (tools === '[]') {

@@ -7,6 +7,7 @@ import type { SandboxSettings } from '../../src/sandbox/policy.js';
 import { openSandbox, type ShellSandbox, sandboxAt } from '../../src/sandbox/sandbox.js';
 import { bashTool } from '../../src/tool/bash.js';
 import { createToolContext } from '../../src/tool/context.js';
+import { createShellJobs } from '../../src/tool/shell-jobs.js';
 import type { ToolContext } from '../../src/tool/tool.js';
 import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
 import { makeProject, type Project, run } from '../tool/fixture.js';
@@ -85,6 +86,41 @@ describe.runIf(bwrapTestsRun)('commands in the bwrap sandbox', () => {
     expect(await bash(ctx, `ls -A ${home}/.ssh; cat ${home}/.npmrc; echo end`)).toEqual({
       output: 'end\n[exit code 0]',
     });
+  });
+
+  it('empties ~/.netrc and ~/.git-credentials too, and cadre’s own config directory', async () => {
+    writeFileSync(path.join(home, '.netrc'), 'machine x login me password netrc_secret\n');
+    writeFileSync(path.join(home, '.git-credentials'), 'https://me:gitcred_secret@example.invalid\n');
+    mkdirSync(settings.configDir, { recursive: true });
+    writeFileSync(path.join(settings.configDir, 'config.json'), '{"providers": {}}\n');
+    const { ctx } = sandboxed();
+    const output = (
+      await bash(ctx, `cat ${home}/.netrc ${home}/.git-credentials; ls -A ${settings.configDir}; echo end`)
+    ).output;
+    expect(output).toBe('end\n[exit code 0]');
+  });
+
+  it('confines background jobs like foreground commands: secrets hidden, env scrubbed, no write outside', async () => {
+    const { sandbox } = sandboxed();
+    const jobs = createShellJobs({ sandbox });
+    vi.stubEnv('JOB_API_KEY', 'job-secret-value');
+    // Not under /tmp, which is private to the sandbox.
+    const outside = `/var/tmp/cadre-job-escape-${process.pid}`;
+    try {
+      const job = jobs.start(
+        `cat ${home}/.ssh/id_rsa; env | grep -c job-secret-value; touch ${outside}; echo done`,
+        project.root,
+      );
+      await job.finished;
+      const output = job.drain();
+      expect(output).not.toContain('PRIVATE KEY');
+      expect(output).toMatch(/^0$/m);
+      expect(output).toContain('Read-only file system');
+      expect(output).toContain('done');
+      expect(existsSync(outside)).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('hides sandbox_hide entries relative to the project', async () => {

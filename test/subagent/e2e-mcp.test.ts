@@ -10,6 +10,7 @@ function project(options: Parameters<typeof makeProject>[0]) {
 }
 
 const everything = { command: process.execPath, args: [everythingServerEntry(), 'stdio'] };
+// The servers are the project's own: they start only in a trusted project (--trust-project).
 
 describe('MCP tools end to end', () => {
   it('are callable by the main agent, absent from a child without subagent_mcp and present with it', async () => {
@@ -35,7 +36,7 @@ describe('MCP tools end to end', () => {
       },
       config: { provider: 'm', providers: { m: scriptedProviderAlias(server) }, mcp_servers: { everything } },
     });
-    const run = await runCadre(['-p', 'go', '--yes'], {
+    const run = await runCadre(['-p', 'go', '--yes', '--trust-project'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: 60_000,
@@ -62,7 +63,10 @@ describe('MCP tools end to end', () => {
         mcp_servers: { ghost: { command: 'cadre-no-such-mcp-server' } },
       },
     });
-    const run = await runCadre(['-p', 'go'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
+    const run = await runCadre(['-p', 'go', '--trust-project'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('still fine');
     const warnings = run.stderr.split('\n').filter((l) => l.includes('ghost'));
@@ -104,13 +108,17 @@ describe('MCP tools under cadre subagent try and run', () => {
       config: { provider: 'm', providers: { m: scriptedProviderAlias(server) }, mcp_servers: { everything } },
     });
     const env = { CADRE_CONFIG_DIR: p.configDir };
-    const tried = await runCadre(['subagent', 'try', 'granted', 'go'], {
+    const tried = await runCadre(['subagent', 'try', 'granted', '--trust-project', 'go'], {
       cwd: p.dir,
       env,
       timeoutMs: 60_000,
     });
     expect(tried.code).toBe(0);
-    const ran = await runCadre(['subagent', 'run', 'granted', 'go'], { cwd: p.dir, env, timeoutMs: 60_000 });
+    const ran = await runCadre(['subagent', 'run', 'granted', '--trust-project', 'go'], {
+      cwd: p.dir,
+      env,
+      timeoutMs: 60_000,
+    });
     expect(ran.code).toBe(0);
     const [tryTools, runTools] = server.requests.map((r) =>
       r.view.tools.filter((t) => t.startsWith('mcp__')),

@@ -13,6 +13,7 @@ export async function runAcpCommand(options: AgentOptions & { version: string })
       env: process.env,
       version: options.version,
       flags: agentFlags(options),
+      trustProject: options.trustProject === true,
     });
     return 0;
   } finally {

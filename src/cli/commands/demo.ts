@@ -55,7 +55,8 @@ export async function runDemoCommand(options: { keep?: boolean }): Promise<numbe
     out.write('batch, and the model hears back once, when both are done.\n\n');
     out.write(`task: ${DEMO_TASK}\n\n`);
 
-    const workspace = openWorkspace(repo, env);
+    // cadre wrote this repository itself: it is trusted.
+    const workspace = openWorkspace(repo, env, { trustProject: true });
     printWarnings(workspace.warnings, process.stderr);
     const printer = new TranscriptPrinter(out);
     const warnings: string[] = [];

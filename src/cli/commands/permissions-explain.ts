@@ -27,7 +27,7 @@ export interface ExplainOptions {
  */
 export async function runExplainCommand(spec: string, options: ExplainOptions): Promise<number> {
   try {
-    const workspace = openWorkspace(options.cwd);
+    const workspace = openWorkspace(options.cwd, process.env, { trustProject: options.trustProject });
     requireProfile(workspace, options.agent);
     const profile = options.agent ? workspace.profiles.profiles.get(options.agent) : undefined;
     const prompt = options.prompt ? workspace.prompts.prompts.get(options.prompt) : undefined;
@@ -43,7 +43,7 @@ export async function runExplainCommand(spec: string, options: ExplainOptions): 
       operator: options.permissions ? readOperatorFile(options.permissions) : undefined,
       yes: options.yes === true,
       headless: options.headless === true && options.yes !== true,
-      projectTrusted: options.trustProject === true,
+      projectTrusted: workspace.loaded.projectTrusted,
       approvals: options.approve ?? [],
     });
     for (const warning of gate.warnings) process.stderr.write(`cadre: warning: ${warning}\n`);

@@ -71,7 +71,7 @@ function openInBrowser(url: string): void {
  */
 export async function runWebCommand(options: WebOptions): Promise<number> {
   const agent = options.agent ?? options.mode;
-  const workspace = openWorkspace(options.cwd);
+  const workspace = openWorkspace(options.cwd, process.env, { trustProject: options.trustProject });
   printWarnings(workspace.warnings, process.stderr);
   requireProfile(workspace, agent);
   const flags = { ...agentFlags({ ...options, agent }), continue: options.continue, resume: options.resume };

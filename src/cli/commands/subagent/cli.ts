@@ -34,6 +34,7 @@ function addRunnerOptions(command: Command): Command {
     )
     .option('--permissions <file>', 'operator permission profile, composed last')
     .option('--yes', 'approve every ask automatically (never overrides a deny)')
+    .option('--trust-project', 'trust this project for this run')
     .addOption(new Option('--output-format <format>', 'output (default text)').choices(FORMATS));
 }
 
@@ -45,6 +46,7 @@ export interface RunnerOptions {
   safety?: (typeof SAFETY)[number];
   permissions?: string;
   yes?: boolean;
+  trustProject?: boolean;
   outputFormat?: (typeof FORMATS)[number];
 }
 

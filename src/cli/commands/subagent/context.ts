@@ -8,12 +8,12 @@ import type { Profile } from '../../../profile/types.js';
 import { openWorkspace, printWarnings, type Workspace } from '../../bootstrap.js';
 
 /** `--dir PATH` (or `--cwd`): the project the command works on. Load warnings go to stderr, as at every start. */
-export function openProject(options: { dir?: string; cwd?: string }): Workspace {
+export function openProject(options: { dir?: string; cwd?: string; trustProject?: boolean }): Workspace {
   const dir = options.dir ?? options.cwd;
   if (dir !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new EditRefused(`${options.dir !== undefined ? '--dir' : '--cwd'} ${dir}: not a directory`);
   }
-  const workspace = openWorkspace(dir);
+  const workspace = openWorkspace(dir, process.env, { trustProject: options.trustProject });
   printWarnings(workspace.warnings, process.stderr);
   return workspace;
 }

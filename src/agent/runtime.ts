@@ -206,7 +206,6 @@ export class AgentRuntime {
       loaded: options.loaded,
       env: options.env,
       projectRoot: this.projectRoot,
-      projectTrusted: options.projectTrusted ?? false,
       emit: options.emit,
       currentRoute: () => this.route,
       call: (agent, route, system, request, signal) => this.roleCall(agent, route, system, request, signal),

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { LoadedConfig } from '../config/load.js';
 import { type RoleKey, resolveRoles } from '../profile/roles.js';
@@ -17,7 +16,6 @@ export interface RoleHost {
   loaded: LoadedConfig;
   env: NodeJS.ProcessEnv;
   projectRoot: string;
-  projectTrusted: boolean;
   emit: EmitEvent;
   /** The main agent's route now (roles that fall back to `provider` follow an active profile's model). */
   currentRoute(): ModelRoute;
@@ -100,10 +98,11 @@ export class SessionRoles {
 
   // ── approval ──────────────────────────────────────────────────────────────────────────────────────
 
-  /** The asker for asks no user can answer, when `approval_provider` is set by the user or a trusted project. */
+  /** The asker for asks no user can answer, when `approval_provider` is set (by the user or a trusted project). */
   approvalAsker(): Asker | undefined {
     const { loaded, env } = this.host;
-    const alias = this.trustedApprovalProvider();
+    // An untrusted project's config cannot set it: the config loader leaves the key out (SPEC 6.4).
+    const alias = loaded.config.approval_provider ?? undefined;
     if (!alias) return undefined;
     const route = aliasRoute(loaded.config, alias, env);
     if (!route) {
@@ -121,21 +120,6 @@ export class SessionRoles {
       },
       record: (record) => this.approvals.push(record),
     });
-  }
-
-  /** `approval_provider` lets calls run: an untrusted project's config cannot set it (SPEC 6.4). */
-  private trustedApprovalProvider(): string | undefined {
-    const { loaded, projectTrusted } = this.host;
-    const alias = loaded.config.approval_provider ?? undefined;
-    if (!alias || projectTrusted) return alias;
-    const globalFile = join(loaded.globalDir, 'config.json');
-    const fromGlobal = loaded.files.find((f) => f.path === globalFile)?.config.approval_provider ?? undefined;
-    if (fromGlobal !== alias) {
-      this.warn(
-        `approval_provider "${alias}" set by the project config is ignored until the project is trusted${fromGlobal ? `; "${fromGlobal}" from ${globalFile} is used` : ''}`,
-      );
-    }
-    return fromGlobal;
   }
 
   // ── session review ────────────────────────────────────────────────────────────────────────────────

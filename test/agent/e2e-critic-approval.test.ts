@@ -17,12 +17,15 @@ function globalConfig(dir: string, config: unknown): void {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
 }
 
-async function runJson(dir: string, configDir: string, args: string[]) {
-  const run = await runCadre(['-p', ...args, '--output-format', 'json'], {
-    cwd: dir,
-    env: { CADRE_CONFIG_DIR: configDir },
-    timeoutMs: LOADED_MS,
-  });
+async function runJson(dir: string, configDir: string, args: string[], trust = true) {
+  const run = await runCadre(
+    [...(trust ? ['--trust-project'] : []), '-p', ...args, '--output-format', 'json'],
+    {
+      cwd: dir,
+      env: { CADRE_CONFIG_DIR: configDir },
+      timeoutMs: LOADED_MS,
+    },
+  );
   return { run, out: run.stdout ? JSON.parse(run.stdout) : undefined };
 }
 
@@ -93,7 +96,7 @@ describe('critic_provider reviews the final answer (SPEC 4.3, issue 16 B7)', {
         critic_provider: 'crit',
       },
     });
-    const text = await runCadre(['-p', 'go'], {
+    const text = await runCadre(['--trust-project', '-p', 'go'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: LOADED_MS,
@@ -147,7 +150,7 @@ describe('approval_provider decides asks no user can answer (SPEC 4.3, issue 16 
     );
     if (where === 'global')
       globalConfig(p.configDir, { provider: 'main', providers, approval_provider: 'judge' });
-    const { run, out } = await runJson(p.dir, p.configDir, ['make the file']);
+    const { run, out } = await runJson(p.dir, p.configDir, ['make the file'], where === 'global');
     return { p, run, out, approver };
   }
 
@@ -205,8 +208,7 @@ describe('approval_provider decides asks no user can answer (SPEC 4.3, issue 16 
     expect(approver.requests).toHaveLength(0);
     expect(existsSync(p.path('made.txt'))).toBe(false);
     expect(out.approvals).toBeUndefined();
-    expect(run.stderr).toContain(
-      'approval_provider "judge" set by the project config is ignored until the project is trusted',
-    );
+    expect(run.stderr).toContain('the project is not trusted');
+    expect(run.stderr).toContain('"approval_provider" ignored');
   });
 });

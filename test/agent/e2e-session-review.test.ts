@@ -37,11 +37,14 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
         session_review: true,
       },
     });
-    const run = await runCadre(['-p', 'add a greeting file', '--yes', '--output-format', 'json'], {
-      cwd: p.dir,
-      env: { CADRE_CONFIG_DIR: p.configDir },
-      timeoutMs: LOADED_MS,
-    });
+    const run = await runCadre(
+      ['--trust-project', '-p', 'add a greeting file', '--yes', '--output-format', 'json'],
+      {
+        cwd: p.dir,
+        env: { CADRE_CONFIG_DIR: p.configDir },
+        timeoutMs: LOADED_MS,
+      },
+    );
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.result).toBe('wrote it');
@@ -67,7 +70,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
       git: true,
       config: { provider: 'main', providers: { main: scriptedProviderAlias(main) }, session_review: true },
     });
-    const run = await runCadre(['-p', 'add a greeting file', '--yes'], {
+    const run = await runCadre(['--trust-project', '-p', 'add a greeting file', '--yes'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: LOADED_MS,
@@ -85,7 +88,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
     const on = project({
       config: { provider: 'main', providers, review_provider: 'rev', session_review: true },
     });
-    const first = await runCadre(['-p', 'look around', '--output-format', 'json'], {
+    const first = await runCadre(['--trust-project', '-p', 'look around', '--output-format', 'json'], {
       cwd: on.dir,
       env: { CADRE_CONFIG_DIR: on.configDir },
       timeoutMs: LOADED_MS,
@@ -96,7 +99,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
       files: { 'a.txt': 'a\n' },
       config: { provider: 'main', providers, review_provider: 'rev' },
     });
-    const second = await runCadre(['-p', 'look around', '--output-format', 'json'], {
+    const second = await runCadre(['--trust-project', '-p', 'look around', '--output-format', 'json'], {
       cwd: off.dir,
       env: { CADRE_CONFIG_DIR: off.configDir },
       timeoutMs: LOADED_MS,
@@ -107,7 +110,7 @@ describe('session_review: the session diff reviewed at the end (SPEC 4.3, issue 
 
   it('a session_review that is not true or false is a config error naming the key', async () => {
     const p = project({ config: { session_review: 'yes' } });
-    const run = await runCadre(['-p', 'go'], {
+    const run = await runCadre(['--trust-project', '-p', 'go'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: LOADED_MS,

@@ -198,6 +198,8 @@ describe('runAgentLoop', () => {
           files: [{ path: '/cfg/config.json', text, config }],
           globalDir: '/cfg',
           projectRoot: root,
+          projectTrusted: false,
+          untrusted: [],
         },
         safety: 'full',
         yes: false,

@@ -49,7 +49,14 @@ describe('the lists the view reports are what the gate enforces (SPEC 4.1)', () 
   function enforced(state: ActivationState) {
     const root = tree.path('project');
     const gate = composeGate({
-      loaded: { config: {}, files: [], globalDir: tree.path('global'), projectRoot: root },
+      loaded: {
+        config: {},
+        files: [],
+        globalDir: tree.path('global'),
+        projectRoot: root,
+        projectTrusted: false,
+        untrusted: [],
+      },
       profile: state.profileLayer,
       prompt: state.promptLayer,
       safety: 'full',

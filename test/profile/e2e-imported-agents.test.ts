@@ -50,7 +50,7 @@ describe.runIf(available)(
         config: { provider: 'main', providers: { main: scriptedProviderAlias(server) } },
       });
       onTestFinished(() => p.cleanup());
-      const run = await runCadre(['-p', 'delegate', '--output-format', 'json'], {
+      const run = await runCadre(['--trust-project', '-p', 'delegate', '--output-format', 'json'], {
         cwd: p.dir,
         env: { CADRE_CONFIG_DIR: p.configDir },
         timeoutMs: LOADED_MS,

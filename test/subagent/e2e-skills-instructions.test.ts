@@ -36,7 +36,7 @@ async function dispatch(agent: string, config: Record<string, unknown> = {}) {
     files: FILES,
     config: { provider: 'main', providers: { main: scriptedProviderAlias(server) }, ...config },
   });
-  const run = await runCadre(['-p', 'delegate it', '--output-format', 'json'], {
+  const run = await runCadre(['--trust-project', '-p', 'delegate it', '--output-format', 'json'], {
     cwd: p.dir,
     env: { CADRE_CONFIG_DIR: p.configDir },
     timeoutMs: LOADED_MS,
@@ -89,7 +89,7 @@ describe('skills and project instructions under task (issue 16 B6, B11)', { time
 
   it('a disabled_skills that is not a list of names is a config error naming the key', async () => {
     const p = project({ config: { disabled_skills: 'style' } });
-    const run = await runCadre(['-p', 'go'], {
+    const run = await runCadre(['--trust-project', '-p', 'go'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: LOADED_MS,

@@ -49,6 +49,7 @@ export type AgentEvent =
       type: 'subagent_queued';
       agent: string;
       taskId: string;
+      /** Queue position; 0 for a running writer waiting for a claim before its next write. */
       position: number;
       /** What it waits for; emitted again whenever the cause changes while it waits. */
       cause: WaitCause;

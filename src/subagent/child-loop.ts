@@ -11,10 +11,10 @@ import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import { claimAware } from './claimed-tools.js';
-import type { SubagentHost } from './manager.js';
+import type { SubagentHost } from './host.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
-import type { Lease } from './scheduler.js';
+import type { ClaimDeadlockError, Lease } from './scheduler.js';
 import type { LiveTask } from './task-record.js';
 import type { TaskInput } from './task-tool.js';
 import { subagentToolNames } from './tiers.js';
@@ -78,6 +78,7 @@ export async function runChildLoop(
   prepared: PreparedWriter,
   signal: AbortSignal,
   lease?: Lease,
+  onDeadlock: (error: ClaimDeadlockError) => void = () => undefined,
 ): Promise<LoopResult> {
   const { task, profile, route, params, input } = child;
   // The child sees none of the parent's conversation, except the facts pack its profile asks for.
@@ -92,7 +93,7 @@ export async function runChildLoop(
     prepared.root,
     prepared.worktree !== undefined || child.readOnlyRunner === true,
   );
-  const tools = lease ? claimAware(own, lease, prepared.root) : own;
+  const tools = lease ? claimAware(own, lease, prepared.root, onDeadlock) : own;
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));

@@ -5,6 +5,7 @@ import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
 import type { CadrePermissionGate } from '../permission/gate.js';
+import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
   type ActivationState,
@@ -135,6 +136,8 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+/** After the first model request starts: long enough for it to be written, far less than a model's answer. */
+const PARSER_WARM_DELAY_MS = 100;
 /** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
 const MCP_STARTUP_GRACE_MS = 5000;
 
@@ -160,6 +163,7 @@ export class AgentRuntime {
    * reasoned denial); one live map, so a run picks up MCP changes.
    */
   private readonly toolMap = new Map<string, AnyTool>();
+  private parserWarmed = false;
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
   /** The MCP revision the tool list was computed at (issue 16, A5). */
@@ -759,6 +763,22 @@ export class AgentRuntime {
     return task;
   }
 
+  /**
+   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
+   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
+   * waits for it (issue 17).
+   */
+  private warmingWith(callModel: ModelCaller): ModelCaller {
+    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    return (request) => {
+      if (!this.parserWarmed) {
+        this.parserWarmed = true;
+        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
+      }
+      return callModel(request);
+    };
+  }
+
   private runLoop(
     route: ModelRoute,
     callModel: ModelCaller,
@@ -768,7 +788,7 @@ export class AgentRuntime {
     const { store, emit, flags } = this.options;
     return runAgentLoop({
       agent: 'main',
-      callModel,
+      callModel: this.warmingWith(callModel),
       system: this.systemText(),
       messages: this.messages,
       toolSpecs: () => this.specsAtTurnBoundary(),

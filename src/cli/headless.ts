@@ -3,6 +3,8 @@ import { ConfigError } from '../config/load.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { isAgentEvent } from '../controller/types.js';
 import { PermissionRuleError } from '../permission/rules.js';
+import { closeScriptedServersIfStarted } from '../provider/model.js';
+import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { type AgentOptions, agentFlags, openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
@@ -42,10 +44,12 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       continue: options.continue,
       resume: options.resume,
     };
-    // Loaded here, not with this module: the controller pulls in the runtime and SQLite.
+    // Loaded here, not with this module: the controller pulls in the runtime and SQLite. The sandbox
+    // probe runs meanwhile.
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),
       import('../session/store.js'),
+      probeSandboxAhead(workspace.loaded.config.sandbox ?? 'auto'),
     ]);
     store = openSessionStore(workspace.loaded.globalDir);
     controller = await SessionController.open({ workspace, flags, store, interactive: false });
@@ -108,9 +112,20 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     await controller.close();
     subscription.close();
     store?.close();
-    const { closeScriptedServers } = await import('../provider/scripted-route.js');
-    await closeScriptedServers();
+    await closeScriptedServersIfStarted();
   }
+}
+
+/**
+ * Ends the process as soon as its output is flushed: the run is over and the store closed, so nothing
+ * left in the event loop (a parser still compiling in the background, idle keep-alive sockets) may delay
+ * the exit (issue 17). Exits with `process.exitCode`.
+ */
+export async function exitWhenFlushed(): Promise<never> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => stream.write('', () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
 /** The `subagents` list of the JSON result (SPEC 1, 7.4). */

@@ -1,4 +1,9 @@
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
+import {
+  APICallError,
+  InvalidResponseDataError,
+  JSONParseError,
+  TypeValidationError,
+} from '@ai-sdk/provider';
 
 export interface RetryPolicy {
   maxAttempts: number;

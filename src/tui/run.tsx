@@ -9,6 +9,7 @@ import { openWorkspace } from '../config/workspace.js';
 import type { SessionController } from '../controller/session-controller.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
+import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { App } from './app.js';
 import { ProjectFiles } from './input/file-index.js';
@@ -78,6 +79,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),
       import('../session/store.js'),
+      probeSandboxAhead(workspace.loaded.config.sandbox ?? 'auto'),
     ]);
     store = openSessionStore(workspace.loaded.globalDir);
     controller = await SessionController.open({ workspace, flags, store, interactive: true });

@@ -1,6 +1,8 @@
 import type { AskAnswer, PermissionAsk, PermissionDecision } from '../permission/types.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { WaitCause } from '../subagent/scheduler.js';
+import type { CriticVerdict } from './critic.js';
+import type { SessionReview } from './session-review.js';
 
 /**
  * Everything the runtime reports, as one discriminated union. `agent` is 'main' or a subagent's id, so
@@ -81,6 +83,10 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'plan_mode'; agent: string; active: boolean }
+  /** `critic_provider`'s verdict on the final answer (SPEC 4.3). */
+  | { type: 'critic'; agent: string; verdict: CriticVerdict }
+  /** `review_provider`'s findings on the session's diff (`session_review`, SPEC 4.3). */
+  | { type: 'review'; agent: string; review: SessionReview }
   | { type: 'done'; agent: string; result: string; isError: boolean };
 
 export type EmitEvent = (event: AgentEvent) => void;

@@ -79,10 +79,12 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       process.stderr.write(`cadre: ${outcome.failure.message}\n`);
       return 2;
     }
+    const { runtime } = controller;
+    // The review reads the project as the run left it, before the session closes (SPEC 4.3).
+    const review = await runtime.reviewSession();
     // Whatever still runs (a cancelled or capped run's background tasks) is cancelled and recorded first,
     // so the summary reports every subagent's final state.
     await controller.close();
-    const { runtime } = controller;
     const { usage, costUsd } = runtime.totals;
     printer.summary({
       result: outcome.text,
@@ -97,6 +99,9 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       cost_usd: costUsd,
       subagents: subagentSummaries(runtime),
       permission_denials: runtime.permissionDenials,
+      ...(runtime.approvalRecords ? { approvals: runtime.approvalRecords } : {}),
+      ...(runtime.critic ? { critic: runtime.critic } : {}),
+      ...(review ? { review } : {}),
     });
     // A command that could not run (unknown, bad arguments) is bad usage.
     if (outcome.stopReason === 'refused') return 2;

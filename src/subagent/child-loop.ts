@@ -2,9 +2,11 @@ import type { ModelMessage } from 'ai';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import { grantMcpTools } from '../mcp/grants.js';
+import { instructionsSection } from '../profile/instructions.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { addUsage, costOf } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
+import { forcedSkillSections } from '../skill/catalog.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -118,7 +120,14 @@ export async function runChildLoop(
     sandbox: prepared.sandbox ?? host.sandbox,
   });
   const maxSteps = input.max_steps ?? profile?.maxTurns ?? 25;
-  const system = [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');
+  const system = [
+    profile?.prompt || defaultSubagentPrompt,
+    ...forcedSkillSections(profile?.skills ?? [], host.profiles.skills),
+    profile?.instructions ? instructionsSection(host.instructions ?? []) : '',
+    prepared.preamble,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   try {
     return await runAgentLoop({
       agent: task.id,

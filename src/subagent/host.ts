@@ -5,6 +5,7 @@ import type { Asker, PermissionDenialRecord } from '../agent/tool-runner.js';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { CadrePermissionGate, PermissionGateOptions } from '../permission/gate.js';
+import type { InstructionsFile } from '../profile/instructions.js';
 import type { ProfileRegistry } from '../profile/load.js';
 import type { Profile } from '../profile/types.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
@@ -46,6 +47,8 @@ export interface SubagentHost {
   writerSandbox?: WriterSandbox;
   /** Whether the main agent may dispatch a profile (no `task(<name>)` deny); default: every profile. */
   mayDispatch?(name: string): boolean;
+  /** AGENTS.md / CLAUDE.md files, for children whose profile asks for them (`instructions: true`). */
+  instructions?: readonly InstructionsFile[];
 }
 
 /** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */

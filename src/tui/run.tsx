@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { render } from 'ink';
 import type { RuntimeFlags } from '../agent/runtime.js';
+import { reviewText } from '../agent/session-review.js';
 import { printWarnings, requireProfile } from '../cli/bootstrap.js';
 import { UsageError } from '../cli/errors.js';
 import { ConfigError } from '../config/load.js';
@@ -121,6 +122,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     );
     if (theme.caps.colorLevel > 0) void loadHighlighter();
     await app.waitUntilExit();
+    // `session_review`: the findings stay on the terminal after the UI is gone (SPEC 4.3).
+    const review = await controller.runtime.reviewSession();
+    if (review) process.stdout.write(`${reviewText(review)}\n`);
     return 0;
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);

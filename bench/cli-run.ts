@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,11 @@ export const CADRE_BIN =
 /** The scripted server's clock (epoch ms with sub-ms precision), so spawn and request times compare. */
 export const now = (): number => performance.timeOrigin + performance.now();
 
+/** Preloaded into a measured process to report its peak resident memory. */
+const MAX_RSS = fileURLToPath(new URL('./max-rss.mjs', import.meta.url));
+
 export interface BenchProject {
+  root: string;
   dir: string;
   configDir: string;
   cleanup(): void;
@@ -35,7 +39,7 @@ export function benchProject(server: ScriptedServer, wire: 'openai' | 'anthropic
   };
   writeFileSync(join(dir, '.cadre', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   writeFileSync(join(dir, 'small.txt'), 'a small file\nof three\nlines\n');
-  return { dir, configDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { root, dir, configDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 export interface TimedRun {
@@ -43,6 +47,8 @@ export interface TimedRun {
   exitedAt: number;
   code: number | null;
   stderr: string;
+  /** Peak resident memory in MiB, when asked for with `rss`. */
+  peakRssMb?: number;
 }
 
 /** Spawns `node <args>` and times it from just before spawn to exit. */
@@ -59,13 +65,24 @@ export function timedNode(args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   });
 }
 
-/** `cadre <args>` in `project`, with nothing from the user's own configuration or keys. */
-export async function timedCadre(project: BenchProject, args: string[]): Promise<TimedRun> {
+/**
+ * `cadre <args>` in `project`, with nothing from the user's own configuration or keys. With `rss`, the
+ * process also reports its peak resident memory (a separate run from the timed ones: the preload costs).
+ */
+export async function timedCadre(
+  project: BenchProject,
+  args: string[],
+  options: { rss?: boolean } = {},
+): Promise<TimedRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CADRE_CONFIG_DIR: project.configDir };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
-  const run = await timedNode([CADRE_BIN, ...args], project.dir, env);
+  const rssFile = join(project.root, 'max-rss.txt');
+  if (options.rss) env.CADRE_BENCH_RSS_FILE = rssFile;
+  const preload = options.rss ? ['--import', MAX_RSS] : [];
+  const run = await timedNode([...preload, CADRE_BIN, ...args], project.dir, env);
   if (run.code !== 0) throw new Error(`cadre ${args.join(' ')} exited ${run.code}:\n${run.stderr}`);
+  if (options.rss) run.peakRssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
   return run;
 }
 
@@ -73,4 +90,14 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+export function spread(values: number[]): Spread {
+  return { min: Math.min(...values), median: median(values), max: Math.max(...values) };
 }

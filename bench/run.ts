@@ -1,239 +1,381 @@
-// `npm run bench`: SPEC 18 figures against the scripted model server on loopback. Prints a table of medians;
-// exits non-zero when the prompt-cache prefix is unstable (the one property the bench asserts).
+// `npm run bench`: SPEC 18 and issue 17 figures against the scripted model server on loopback. Prints a table
+// of medians and ratios; `-- --json [file]` also writes every figure with the machine, Node version, date and
+// load to a file (default bench-results.json) for comparing a change with main and for the README table
+// (`node bench/readme-table.ts <file>`). `-- --only cold,turns` runs some groups. Exits non-zero when the
+// prompt-cache prefix is unstable (the one property the bench asserts).
+import { writeFileSync } from 'node:fs';
 import { benchAcpStart } from './acp.js';
 import { benchCacheStability } from './cache-stability.js';
-import { benchColdStart } from './cold-start.js';
+import { benchColdStart, type ColdStartResult } from './cold-start.js';
 import { benchFleet } from './fleet.js';
-import { benchPermission } from './permission.js';
-import { benchProfiles } from './profiles.js';
+import { benchPeers } from './peers.js';
+import { benchPermission, benchRealisticPermission } from './permission.js';
+import { benchProfiles, realisticProfileText } from './profiles.js';
 import { benchRemote } from './remote.js';
-import { benchSandbox, sandboxRows } from './sandbox.js';
+import { type Figure, machine, printTable } from './report.js';
+import { benchSandbox, sandboxFigures } from './sandbox.js';
 import { benchSubagents } from './subagents.js';
 import { benchToolLoop } from './tool-loop.js';
 import { benchTui } from './tui.js';
+import { benchTurns } from './turns.js';
 import { benchWeb } from './web.js';
 import { benchWorktree } from './worktree.js';
 
-interface Row {
-  name: string;
-  value: string;
-  target: string;
-  ok: boolean | null;
-}
+const ms = (name: string, value: number, target?: number, key?: string): Figure => ({
+  key: key ?? name,
+  name,
+  value,
+  unit: 'ms',
+  target: target === undefined ? undefined : { max: target },
+});
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+type Group = (figures: Figure[], context: { cold?: ColdStartResult }) => Promise<void>;
 
-function printTable(rows: Row[]): void {
-  const header = { name: 'benchmark', value: 'median', target: 'target', verdict: 'verdict' };
-  const lines = rows.map((r) => ({
-    name: r.name,
-    value: r.value,
-    target: r.target,
-    verdict: r.ok === null ? '' : r.ok ? 'ok' : 'OVER',
-  }));
-  const width = (key: keyof typeof header) =>
-    Math.max(header[key].length, ...lines.map((l) => l[key].length));
-  const format = (l: typeof header) =>
-    `${l.name.padEnd(width('name'))}  ${l.value.padStart(width('value'))}  ${l.target.padEnd(width('target'))}  ${l.verdict}`.trimEnd();
-  process.stdout.write(`${format(header)}\n${'-'.repeat(format(header).length + 6)}\n`);
-  for (const line of lines) process.stdout.write(`${format(line)}\n`);
-}
-
-async function main(): Promise<number> {
-  const rows: Row[] = [];
-  const cold = await benchColdStart();
-  rows.push(
-    {
-      name: `cold start: cadre -p to first model request (${cold.runs} runs)`,
-      value: ms(cold.medianMs),
-      target: '< 300 ms',
-      ok: cold.medianMs < 300,
-    },
-    { name: "node -e '' baseline (spawn to exit)", value: ms(cold.nodeBaselineMs), target: '', ok: null },
-    {
-      name: 'cold start / node baseline',
-      value: `${(cold.medianMs / cold.nodeBaselineMs).toFixed(2)}x`,
-      target: '',
-      ok: null,
-    },
-  );
-  const tui = await benchTui();
-  rows.push(
-    {
-      name: `interactive: pty spawn to the first frame with the input ready (${tui.runs} runs)`,
-      value: ms(tui.firstFrameMs),
-      target: '< 300 ms',
-      ok: tui.firstFrameMs < 300,
-    },
-    {
-      name: '  same / headless cold start',
-      value: `${(tui.firstFrameMs / cold.medianMs).toFixed(2)}x`,
-      target: '',
-      ok: null,
-    },
-    {
-      name: `interactive: keystroke to echo with a ${tui.transcriptMessages}-message transcript (${tui.keystrokes} keys)`,
-      value: ms(tui.keystrokeEchoMs),
-      target: '',
-      ok: null,
-    },
-  );
-  const acp = await benchAcpStart();
-  rows.push(
-    {
-      name: `cadre acp: spawn to initialize response (${acp.runs} runs)`,
-      value: ms(acp.initializeMs),
-      target: '',
-      ok: null,
-    },
-    {
-      name: 'cadre acp: spawn to first agent_message_chunk (initialize, session/new, prompt)',
-      value: ms(acp.firstChunkMs),
-      target: '< 300 ms',
-      ok: acp.firstChunkMs < 300,
-    },
-  );
-  const loop = await benchToolLoop();
-  rows.push(
-    {
-      name: `tool round trip overhead (${loop.calls} reads, ${loop.modelDelayMs} ms model delay, ${loop.runs} runs)`,
-      value: ms(loop.overheadPerCallMs),
-      target: '< 10 ms',
-      ok: loop.overheadPerCallMs < 10,
-    },
-    {
-      name: '  same, whole process as wall time (start-up included)',
-      value: ms(loop.processOverheadPerCallMs),
-      target: '',
-      ok: null,
-    },
-  );
-  const subagents = await benchSubagents();
-  rows.push(
-    {
-      name: '4 background subagents of 1 s model time: span of their calls',
-      value: ms(subagents.batchSpanMs),
-      target: '< 1100 ms',
-      ok: subagents.batchSpanMs < 1100,
-    },
-    {
-      name: '  parallel efficiency (1 s / span)',
-      value: subagents.parallelEfficiency.toFixed(2),
-      target: '>= 0.90',
-      ok: subagents.parallelEfficiency >= 0.9,
-    },
-    {
-      name: 'coordinated batch of 4 subagents of 1 s model time: children phase',
-      value: ms(subagents.coordinatedSpanMs),
-      target: '< 1100 ms',
-      ok: subagents.coordinatedSpanMs < 1100,
-    },
-    {
-      name: '  parallel efficiency (1 s / children phase)',
-      value: subagents.coordinatedEfficiency.toFixed(2),
-      target: '>= 0.90',
-      ok: subagents.coordinatedEfficiency >= 0.9,
-    },
-    {
-      name: '32 queued subagents through 6 slots: ideal span / measured span',
-      value: subagents.queueEfficiency.toFixed(2),
-      target: '>= 0.90',
-      ok: subagents.queueEfficiency >= 0.9,
-    },
-    {
-      name: 'memory per additional concurrent tooled subagent (8 vs 1)',
-      value: `${subagents.rssPerChildMb.toFixed(1)} MB`,
-      target: '< 15 MB',
-      ok: subagents.rssPerChildMb < 15,
-    },
-  );
-  const fleet = await benchFleet();
-  rows.push(
-    {
-      name: `fleet of 6 writers, disjoint claims, 2 × 0.5 s model calls each, 3 writers at a time (${fleet.runs} runs)`,
-      value: ms(fleet.childrenMs),
-      target: `≈ ${fleet.idealMs} ms`,
-      ok: null,
-    },
-    {
-      name: '  ideal / measured children phase',
-      value: (fleet.idealMs / fleet.childrenMs).toFixed(2),
-      target: '',
-      ok: null,
-    },
-  );
-  const remote = await benchRemote();
-  rows.push(
-    {
-      name: `queue backend: task dispatch to the child's first model call, local (${remote.runs} runs)`,
-      value: ms(remote.localMs),
-      target: '',
-      ok: null,
-    },
-    {
-      name: '  same on a remote worker through Redis (queue backend)',
-      value: ms(remote.queueMs),
-      target: '',
-      ok: null,
-    },
-    {
-      name: `queue backend: fleet of 12 single-call 1 s writers on 3 workers × 2 slots`,
-      value: ms(remote.fleetMs),
-      target: `≈ ${remote.idealMs} ms`,
-      ok: null,
-    },
-  );
-  const worktree = await benchWorktree();
-  rows.push({
-    name: `writer worktree: make + remove one (git worktree add -b, remove, branch -D; ${worktree.runs} runs)`,
-    value: ms(worktree.medianMs),
-    target: '',
-    ok: null,
-  });
-  const permission = await benchPermission();
-  rows.push({
-    name: permission.name,
-    value: ms(permission.median_ms),
-    target: `< ${permission.target_ms} ms`,
-    ok: permission.ok,
-  });
-  rows.push(...sandboxRows(await benchSandbox()));
-  const profiles = await benchProfiles();
-  rows.push({
-    name: 'profile loading: 1,000 profile files',
-    value: ms(profiles),
-    target: '< 200 ms',
-    ok: profiles < 200,
-  });
-  const web = await benchWeb();
-  rows.push(
-    {
-      name: `cadre web: start to URL printed (${web.runs} runs)`,
-      value: ms(web.startMedianMs),
-      target: '',
-      ok: null,
-    },
-    {
-      name: `cadre web: prompt sent to first answer byte in Chromium (${web.prompts} prompts)`,
-      value: web.firstByteMedianMs === null ? 'no /usr/bin/chromium' : ms(web.firstByteMedianMs),
-      target: '',
-      ok: null,
-    },
-  );
-  let stable = true;
-  for (const wire of ['openai', 'anthropic'] as const) {
-    const cache = await benchCacheStability(wire);
-    stable &&= cache.stable;
-    rows.push({
-      name: `prompt-cache prefix stable over ${cache.turns} turns (${wire} wire)`,
-      value: cache.stable ? 'identical' : (cache.problem ?? 'changed'),
-      target: 'identical',
-      ok: cache.stable,
+const GROUPS: Record<string, Group> = {
+  async cold(figures, context) {
+    const cold = await benchColdStart();
+    context.cold = cold;
+    const spread = (s: { min: number; median: number; max: number }) =>
+      `min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)}`;
+    figures.push(
+      {
+        ...ms(
+          `cold: cadre -p hi, spawn to first model request (${cold.runs} runs)`,
+          cold.firstRequestMs.median,
+          300,
+        ),
+        key: 'cold.first_request_ms',
+        note: spread(cold.firstRequestMs),
+      },
+      {
+        ...ms(`cold: cadre -p hi, spawn to exit (${cold.runs} runs)`, cold.exitMs.median),
+        key: 'cold.exit_ms',
+        note: spread(cold.exitMs),
+      },
+      {
+        ...ms(`cold: node -e 0, spawn to exit (${cold.runs} runs, interleaved)`, cold.nodeMs.median),
+        key: 'cold.node_ms',
+        note: spread(cold.nodeMs),
+      },
+      {
+        key: 'cold.exit_ratio',
+        name: '  cadre -p hi to exit / node -e 0',
+        value: cold.exitRatio,
+        unit: 'x',
+        target: { max: 2.5 },
+      },
+      {
+        key: 'cold.first_request_ratio',
+        name: '  cadre -p hi to first request / node -e 0',
+        value: cold.firstRequestRatio,
+        unit: 'x',
+      },
+      {
+        key: 'cold.peak_rss_mib',
+        name: 'peak RSS of cadre -p hi',
+        value: cold.peakRssMb,
+        unit: 'MiB',
+        target: { max: 90 },
+      },
+    );
+  },
+  async turns(figures) {
+    const turns = await benchTurns();
+    figures.push(
+      {
+        ...ms(
+          `${turns.turns}-turn session (bash, read, grep, edit; first answer 500 ms): turn overhead, mean (${turns.runs} runs)`,
+          turns.meanOverheadMs,
+          10,
+        ),
+        key: 'turns.mean_overhead_ms',
+      },
+      {
+        ...ms(`  slowest turn of that session (${turns.slowestTool})`, turns.slowestTurnMs, 25),
+        key: 'turns.slowest_ms',
+      },
+      {
+        key: 'turns.peak_rss_mib',
+        name: '  peak RSS over that session',
+        value: turns.peakRssMb,
+        unit: 'MiB',
+        target: { max: 120 },
+      },
+    );
+  },
+  async loop(figures) {
+    const loop = await benchToolLoop();
+    figures.push(
+      {
+        ...ms(
+          `tool round trip overhead (${loop.calls} reads, ${loop.modelDelayMs} ms model delay, ${loop.runs} runs)`,
+          loop.overheadPerCallMs,
+          10,
+        ),
+        key: 'loop.overhead_ms',
+      },
+      {
+        ...ms('  same, whole process as wall time (start-up included)', loop.processOverheadPerCallMs),
+        key: 'loop.process_overhead_ms',
+      },
+    );
+  },
+  async peers(figures) {
+    figures.push(...(await benchPeers()));
+  },
+  async tui(figures, context) {
+    const tui = await benchTui();
+    figures.push(
+      {
+        ...ms(
+          `interactive: pty spawn to the first frame with the input ready (${tui.runs} runs)`,
+          tui.firstFrameMs,
+          300,
+        ),
+        key: 'tui.first_frame_ms',
+      },
+      {
+        ...ms(
+          `interactive: keystroke to echo with a ${tui.transcriptMessages}-message transcript (${tui.keystrokes} keys)`,
+          tui.keystrokeEchoMs,
+        ),
+        key: 'tui.keystroke_ms',
+      },
+    );
+    if (context.cold)
+      figures.push({
+        key: 'tui.first_frame_ratio',
+        name: '  first frame / headless spawn to first request',
+        value: tui.firstFrameMs / context.cold.firstRequestMs.median,
+        unit: 'x',
+      });
+  },
+  async acp(figures, context) {
+    const acp = await benchAcpStart();
+    figures.push(
+      {
+        ...ms(`cadre acp: spawn to initialize response (${acp.runs} runs)`, acp.initializeMs),
+        key: 'acp.initialize_ms',
+      },
+      {
+        ...ms(
+          'cadre acp: spawn to first agent_message_chunk (initialize, session/new, prompt)',
+          acp.firstChunkMs,
+          300,
+        ),
+        key: 'acp.first_chunk_ms',
+      },
+    );
+    if (context.cold)
+      figures.push({
+        key: 'acp.first_chunk_ratio',
+        name: '  first chunk / headless spawn to first request',
+        value: acp.firstChunkMs / context.cold.firstRequestMs.median,
+        unit: 'x',
+      });
+  },
+  async subagents(figures) {
+    const subagents = await benchSubagents();
+    figures.push(
+      {
+        ...ms('4 background subagents of 1 s model time: span of their calls', subagents.batchSpanMs, 1100),
+        key: 'subagents.batch_span_ms',
+      },
+      {
+        key: 'subagents.parallel_efficiency',
+        name: '  parallel efficiency (1 s / span)',
+        value: subagents.parallelEfficiency,
+        unit: '',
+        target: { min: 0.9 },
+      },
+      {
+        ...ms(
+          'coordinated batch of 4 subagents of 1 s model time: children phase',
+          subagents.coordinatedSpanMs,
+          1100,
+        ),
+        key: 'subagents.coordinated_span_ms',
+      },
+      {
+        key: 'subagents.coordinated_efficiency',
+        name: '  parallel efficiency (1 s / children phase)',
+        value: subagents.coordinatedEfficiency,
+        unit: '',
+        target: { min: 0.9 },
+      },
+      {
+        key: 'subagents.queue_efficiency',
+        name: '32 queued subagents through 6 slots: ideal span / measured span',
+        value: subagents.queueEfficiency,
+        unit: '',
+        target: { min: 0.9 },
+      },
+      {
+        key: 'subagents.rss_per_child_mb',
+        name: 'memory per additional concurrent tooled subagent (8 vs 1)',
+        value: subagents.rssPerChildMb,
+        unit: 'MB',
+        target: { max: 15 },
+      },
+      {
+        key: 'subagents.peak_rss_8_mib',
+        name: 'peak RSS with 8 running tooled subagents',
+        value: subagents.peakRss8Mb,
+        unit: 'MiB',
+        target: { max: 120 },
+      },
+    );
+  },
+  async fleet(figures) {
+    const fleet = await benchFleet();
+    figures.push(
+      {
+        ...ms(
+          `fleet of 6 writers, disjoint claims, 2 × 0.5 s model calls each, 3 writers at a time (${fleet.runs} runs)`,
+          fleet.childrenMs,
+        ),
+        key: 'fleet.children_ms',
+        note: `ideal ${fleet.idealMs} ms`,
+      },
+      {
+        key: 'fleet.efficiency',
+        name: '  ideal / measured children phase',
+        value: fleet.idealMs / fleet.childrenMs,
+        unit: '',
+      },
+    );
+  },
+  async remote(figures) {
+    const remote = await benchRemote();
+    figures.push(
+      {
+        ...ms(
+          `queue backend: task dispatch to the child's first model call, local (${remote.runs} runs)`,
+          remote.localMs,
+        ),
+        key: 'remote.dispatch_local_ms',
+      },
+      {
+        ...ms('  same on a remote worker through Redis', remote.queueMs),
+        key: 'remote.dispatch_queue_ms',
+      },
+      {
+        ...ms('queue backend: fleet of 12 single-call 1 s writers on 3 workers × 2 slots', remote.fleetMs),
+        key: 'remote.fleet_ms',
+        note: `ideal ${remote.idealMs} ms`,
+      },
+    );
+  },
+  async sandbox(figures) {
+    figures.push(...sandboxFigures(await benchSandbox()));
+  },
+  async worktree(figures) {
+    const worktree = await benchWorktree();
+    figures.push({
+      ...ms(
+        `writer worktree: make + remove one (git worktree add -b, remove, branch -D; ${worktree.runs} runs)`,
+        worktree.medianMs,
+      ),
+      key: 'worktree.ms',
     });
-  }
-  printTable(rows);
-  if (!stable) process.stderr.write('bench: the tool list or system prompt changed between turns\n');
-  return stable ? 0 : 1;
+  },
+  async permission(figures) {
+    const permission = await benchPermission();
+    const realistic = await benchRealisticPermission();
+    figures.push(
+      { ...ms(permission.name, permission.median_ms, permission.target_ms), key: 'permission.spec_ms' },
+      {
+        key: 'permission.realistic_p99_us',
+        name: `permission decision, ${realistic.rules} realistic rules sharing first words: p99`,
+        value: realistic.p99Us,
+        unit: 'µs',
+        target: { max: 50 },
+        note: `p50 ${realistic.p50Us.toFixed(1)} µs`,
+      },
+      {
+        key: 'permission.analysis_us',
+        name: '  bash analysis of a command not seen before (median)',
+        value: realistic.analysisMedianUs,
+        unit: 'µs',
+      },
+    );
+  },
+  async profiles(figures) {
+    figures.push(
+      { ...ms('profile loading: 1,000 profile files', await benchProfiles(), 200), key: 'profiles.spec_ms' },
+      {
+        ...ms(
+          'profile loading: 200 realistic profiles (comments, block scalars, anchors)',
+          await benchProfiles(200, realisticProfileText),
+          40,
+        ),
+        key: 'profiles.realistic_ms',
+      },
+    );
+  },
+  async web(figures) {
+    const web = await benchWeb();
+    figures.push({
+      ...ms(`cadre web: start to URL printed (${web.runs} runs)`, web.startMedianMs),
+      key: 'web.start_ms',
+    });
+    if (web.firstByteMedianMs !== null)
+      figures.push({
+        ...ms(
+          `cadre web: prompt sent to first answer byte in Chromium (${web.prompts} prompts)`,
+          web.firstByteMedianMs,
+        ),
+        key: 'web.first_byte_ms',
+      });
+  },
+  async cache(figures) {
+    for (const wire of ['openai', 'anthropic'] as const) {
+      const cache = await benchCacheStability(wire);
+      figures.push({
+        key: `cache.${wire}_stable`,
+        name: `prompt-cache prefix stable over ${cache.turns} turns (${wire} wire)`,
+        value: cache.stable ? 1 : 0,
+        unit: 'bool',
+        target: { min: 1 },
+        note: cache.stable ? 'identical' : (cache.problem ?? 'changed'),
+      });
+    }
+  },
+};
+
+function argValue(args: string[], flag: string): string | undefined {
+  const at = args.indexOf(flag);
+  if (at === -1) return undefined;
+  const next = args[at + 1];
+  return next === undefined || next.startsWith('--') ? '' : next;
 }
 
-process.exitCode = await main();
+async function main(args: string[]): Promise<number> {
+  const json = argValue(args, '--json');
+  const only = argValue(args, '--only');
+  const names = only ? only.split(',') : Object.keys(GROUPS);
+  const unknown = names.filter((n) => !(n in GROUPS));
+  if (unknown.length > 0) {
+    process.stderr.write(
+      `bench: unknown group ${unknown.join(', ')}; groups: ${Object.keys(GROUPS).join(', ')}\n`,
+    );
+    return 2;
+  }
+  const started = machine();
+  const figures: Figure[] = [];
+  const context = {};
+  for (const name of names) await GROUPS[name](figures, context);
+  printTable(figures);
+  if (json !== undefined) {
+    const file = json === '' ? 'bench-results.json' : json;
+    const result = { ...started, loadAverageEnd: machine().loadAverage, figures };
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`bench: wrote ${file}\n`);
+  }
+  const unstable = figures.filter((f) => f.key.startsWith('cache.') && f.value !== 1);
+  if (unstable.length > 0)
+    process.stderr.write('bench: the tool list or system prompt changed between turns\n');
+  return unstable.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

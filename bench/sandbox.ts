@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildSandboxPolicy, type SandboxSettings } from '../src/sandbox/policy.js';
 import { runBwrapProbe } from '../src/sandbox/probe.js';
 import { type ShellSandbox, shellSpawn } from '../src/sandbox/sandbox.js';
+import type { Figure } from './report.js';
 
 const RUNS = 40;
 
@@ -85,31 +86,33 @@ export async function benchSandbox(): Promise<SandboxCost> {
   }
 }
 
-/** The bench table's rows (target: the default policy under 5 ms). */
-export function sandboxRows(
-  cost: SandboxCost,
-): { name: string; value: string; target: string; ok: boolean | null }[] {
+/** The bench figures (target: the default policy under 5 ms). */
+export function sandboxFigures(cost: SandboxCost): Figure[] {
   if (cost.unavailable)
     return [
       {
+        key: 'sandbox.unavailable',
         name: 'sandbox: extra time of one bash call in bwrap',
-        value: 'no bwrap',
-        target: '< 5 ms',
-        ok: null,
+        value: 0,
+        unit: 'bool',
+        note: 'no bwrap',
       },
     ];
   return [
     {
+      key: 'sandbox.plain_bash_ms',
       name: `plain bash -c true, spawn to exit (${cost.runs} runs)`,
-      value: `${cost.plainMs.toFixed(1)} ms`,
-      target: '',
-      ok: null,
+      value: cost.plainMs,
+      unit: 'ms',
     },
-    ...cost.extraMs.map((v, i) => ({
-      name: `  sandbox: extra time of one bash call in bwrap, ${v.name}`,
-      value: `${v.ms.toFixed(1)} ms`,
-      target: i === 0 ? '< 5 ms' : '',
-      ok: i === 0 ? v.ms < 5 : null,
-    })),
+    ...cost.extraMs.map(
+      (v, i): Figure => ({
+        key: `sandbox.extra_ms.${i}`,
+        name: `  sandbox: extra time of one bash call in bwrap, ${v.name}`,
+        value: v.ms,
+        unit: 'ms',
+        target: i === 0 ? { max: 5 } : undefined,
+      }),
+    ),
   ];
 }

@@ -118,6 +118,8 @@ export interface SubagentBench {
   queueSpanMs: number;
   /** Extra resident memory per concurrent tooled child (8 at once vs 1). */
   rssPerChildMb: number;
+  /** Peak resident memory of the whole process with 8 tooled children running (MiB). */
+  peakRss8Mb: number;
 }
 
 export async function benchSubagents(runs = 3): Promise<SubagentBench> {
@@ -128,10 +130,12 @@ export async function benchSubagents(runs = 3): Promise<SubagentBench> {
   const queueSpans: number[] = [];
   for (let i = 0; i < runs; i++) queueSpans.push(span((await fanOut(32, 200, 6)).children));
   const memory: number[] = [];
+  const peaks: number[] = [];
   for (let i = 0; i < runs; i++) {
     const one = await fanOut(1, 300, 8, 4);
     const eight = await fanOut(8, 300, 8, 4);
     memory.push((eight.peakRssMb - one.peakRssMb) / 7);
+    peaks.push(eight.peakRssMb);
   }
   const batchSpanMs = median(spans);
   const queueSpanMs = median(queueSpans);
@@ -144,5 +148,6 @@ export async function benchSubagents(runs = 3): Promise<SubagentBench> {
     queueSpanMs,
     queueEfficiency: (Math.ceil(32 / 6) * 200) / queueSpanMs,
     rssPerChildMb: median(memory),
+    peakRss8Mb: median(peaks),
   };
 }

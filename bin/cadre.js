@@ -1,2 +1,8 @@
 #!/usr/bin/env node
-import '../dist/cli.js';
+import { setFlagsFromString } from 'node:v8';
+
+// WASM (the bash parser, undici's HTTP parser) stays on V8's baseline compiler: the optimizing tier
+// compiles in background jobs that process exit waits for (seconds on a busy machine, issue 17), while
+// parsing a command line takes microseconds either way. Set before any WASM is compiled.
+setFlagsFromString('--liftoff-only');
+await import('../dist/cli.js');

@@ -8,6 +8,26 @@ import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
+
+/**
+ * zod re-exports every locale's messages as `locales` (360 KB, a sixth of what `cadre -p` loads); cadre
+ * and its libraries only use the English ones zod configures itself with, so the namespace is bundled
+ * with English alone (issue 17).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'zod-english-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
@@ -31,6 +51,7 @@ const cli = build({
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
 

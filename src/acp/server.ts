@@ -14,6 +14,7 @@ import type { McpServerConfig } from '../config/schema.js';
 import { openWorkspace, type Workspace } from '../config/workspace.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { PermissionRuleError } from '../permission/rules.js';
+import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { configOptions, PROFILE_OPTION, sessionModes } from './modes.js';
 import { replayUpdates } from './replay.js';
@@ -103,7 +104,10 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       mcpServers,
     );
     for (const warning of workspace.warnings) options.log(`warning: ${warning.path}: ${warning.reason}`);
-    const { store, modules } = await load();
+    const [{ store, modules }] = await Promise.all([
+      load(),
+      probeSandboxAhead(workspace.loaded.config.sandbox ?? 'auto'),
+    ]);
     return modules[0].SessionController.open({
       workspace,
       flags: { ...options.flags, resume },
@@ -113,15 +117,24 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
   };
   const attach = async (controller: SessionController): Promise<AcpSession> => {
     const { AcpSession } = (await load()).modules[2];
-    const session = new AcpSession(controller.sessionId, controller, connection.client, options.log);
+    const session = new AcpSession(
+      controller.sessionId,
+      controller,
+      connection.client,
+      options.log,
+      canElicit,
+    );
     sessions.set(session.id, session);
     // After the response that tells the client the session exists.
     setImmediate(() => session.announce());
     return session;
   };
 
+  // Set by `initialize`: the client renders forms, so "deny with message" can ask for the message.
+  let canElicit = false;
   const app = agent({ name: 'cadre' })
-    .onRequest(methods.agent.initialize, () => {
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      canElicit = Boolean(params.clientCapabilities?.elicitation?.form);
       setImmediate(() => {
         loading ??= importSessionModules();
       });

@@ -59,6 +59,8 @@ export class AcpSession {
     readonly controller: SessionController,
     private readonly client: AgentContext,
     private readonly log: (line: string) => void,
+    /** The client declared form elicitation: "deny with message" asks it for the message. */
+    private readonly canElicit = false,
   ) {
     this.lastProfile = controller.snapshot().profile;
     this.unsubscribe = controller.subscribe((event) => this.onEvent(event)).close;
@@ -130,28 +132,7 @@ export class AcpSession {
   }
 
   private stopReason(outcome: TurnOutcome): StopReason {
-    switch (outcome.stopReason) {
-      case 'cancelled':
-        return 'cancelled';
-      case 'max_turns':
-        return 'max_turn_requests';
-      case 'model_error':
-      case 'failed':
-        throw RequestError.internalError({ sessionId: this.id }, outcome.error ?? 'the turn failed');
-      case 'refused':
-        // A command's refusal was shown as its output; anything else refused (a closed session) is an error.
-        if (outcome.command === undefined)
-          throw RequestError.invalidRequest(
-            { sessionId: this.id },
-            outcome.error ?? 'the prompt was refused',
-          );
-        return 'end_turn';
-      default:
-        // A refused command was shown as the command's output; the turn itself ended normally.
-        if (this.lastFinishReason === 'length') return 'max_tokens';
-        if (this.lastFinishReason === 'content-filter') return 'refusal';
-        return 'end_turn';
-    }
+    return acpStopReason(outcome, this.lastFinishReason, this.id);
   }
 
   private send(update: SessionUpdate): void {
@@ -323,13 +304,61 @@ export class AcpSession {
         },
         { cancellationSignal: abort.signal },
       );
-      this.controller.answer(ask.id, answerFor(ask, response));
+      let answer = answerFor(ask, response);
+      if (answer.kind === 'deny_feedback' && answer.feedback === '') {
+        const feedback = this.canElicit
+          ? await this.elicitText(
+              toolCallId,
+              `${ask.label}: what should cadre tell the model instead?`,
+              'Message to the model',
+              abort.signal,
+            )
+          : NO_MESSAGE_YET;
+        answer = feedback === null ? { kind: 'deny' } : { kind: 'deny_feedback', feedback };
+      }
+      if (answer.kind === 'answer' && answer.text === '' && ask.kind === 'question') {
+        const text = await this.elicitText(
+          toolCallId,
+          `${ask.label} asks: ${ask.question}`,
+          'Your answer',
+          abort.signal,
+        );
+        answer = text === null ? { kind: 'deny' } : { kind: 'answer', text };
+      }
+      this.controller.answer(ask.id, answer);
     } catch (error) {
       if (!abort.signal.aborted) this.log(`permission request failed, denying: ${(error as Error).message}`);
       this.controller.answer(ask.id, { kind: 'deny' });
     } finally {
       this.asking.delete(ask.id);
     }
+  }
+
+  /** One line of text from the user through a form elicitation; null when they dismissed it. */
+  private async elicitText(
+    toolCallId: string,
+    message: string,
+    title: string,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    const reply = await this.client.request(
+      methods.client.elicitation.create,
+      {
+        mode: 'form',
+        sessionId: this.id,
+        toolCallId,
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { text: { type: 'string', title, minLength: 1 } },
+          required: ['text'],
+        },
+      },
+      { cancellationSignal: signal },
+    );
+    const content = reply.action === 'accept' ? (reply.content as Record<string, unknown> | null) : null;
+    const text = content?.text;
+    return typeof text === 'string' && text.trim() !== '' ? text.trim() : null;
   }
 
   private describeAsk(ask: PendingAsk): {
@@ -355,6 +384,7 @@ export class AcpSession {
           { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'always', name: `Always allow ${permission.suggestedRule}`, kind: 'allow_always' },
           { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+          DENY_WITH_MESSAGE,
         ],
       };
     }
@@ -376,9 +406,14 @@ export class AcpSession {
         content: [textContent(ask.question)],
         options: [
           ...choices,
+          // A client that renders forms takes a typed answer; without one, the user answers in the next prompt.
+          ...(this.canElicit ? [TYPE_AN_ANSWER] : []),
           {
             optionId: 'deny',
-            name: choices.length > 0 ? 'Decline to answer' : 'Dismiss (answer in your next message)',
+            name:
+              choices.length > 0 || this.canElicit
+                ? 'Decline to answer'
+                : 'Dismiss (answer in your next message)',
             kind: 'reject_once',
           },
         ],
@@ -398,22 +433,80 @@ export class AcpSession {
       options: [
         { optionId: 'allow_once', name: 'Approve the plan', kind: 'allow_once' },
         { optionId: 'deny', name: 'Keep planning', kind: 'reject_once' },
+        { ...DENY_WITH_MESSAGE, name: 'Keep planning, with a message' },
       ],
     };
   }
 }
 
-function answerFor(ask: PendingAsk, response: RequestPermissionResponse): UserAnswer {
+/**
+ * ACP's permission response has no text field: "deny with message" takes its message from the response's
+ * `_meta.message` (or the selected outcome's), else from a form elicitation, else the user says it next.
+ */
+const DENY_WITH_MESSAGE: PermissionOption = {
+  optionId: 'deny_feedback',
+  name: 'Deny with message',
+  kind: 'reject_once',
+};
+
+const TYPE_AN_ANSWER: PermissionOption = {
+  optionId: 'answer_text',
+  name: 'Type an answer',
+  kind: 'allow_once',
+};
+
+const NO_MESSAGE_YET =
+  'the user denied this and will say why in their next message: end your turn now and wait for it';
+
+function metaMessage(...metas: ({ [key: string]: unknown } | null | undefined)[]): string {
+  for (const meta of metas) {
+    const message = meta?.message;
+    if (typeof message === 'string' && message.trim() !== '') return message.trim();
+  }
+  return '';
+}
+
+/** The user's answer; a message or a typed answer still to be asked for is left empty (`''`). */
+export function answerFor(ask: PendingAsk, response: RequestPermissionResponse): UserAnswer {
   const { outcome } = response;
   if (outcome.outcome !== 'selected') return { kind: 'deny' };
   const id = outcome.optionId;
   if (id === 'allow_once') return { kind: 'allow_once' };
   if (id === 'always') return { kind: 'always' };
+  if (id === DENY_WITH_MESSAGE.optionId && ask.kind !== 'question')
+    return { kind: 'deny_feedback', feedback: metaMessage(outcome._meta, response._meta) };
+  // The text is asked for next (a form elicitation).
+  if (id === TYPE_AN_ANSWER.optionId && ask.kind === 'question') return { kind: 'answer', text: '' };
   if (id.startsWith('answer:') && ask.kind === 'question') {
     const text = ask.options?.[Number(id.slice('answer:'.length))];
     if (text !== undefined) return { kind: 'answer', text };
   }
   return { kind: 'deny' };
+}
+
+/**
+ * The ACP stop reason of a finished turn, from its outcome and the main agent's last finish reason (the
+ * model's `length` and `content-filter` are `max_tokens` and `refusal`). A failed turn is an error response.
+ */
+export function acpStopReason(outcome: TurnOutcome, finishReason: string, sessionId: string): StopReason {
+  switch (outcome.stopReason) {
+    case 'cancelled':
+      return 'cancelled';
+    case 'max_turns':
+      return 'max_turn_requests';
+    case 'model_error':
+    case 'failed':
+      throw RequestError.internalError({ sessionId }, outcome.error ?? 'the turn failed');
+    case 'refused':
+      // A command's refusal was shown as its output; anything else refused (a closed session) is an error.
+      if (outcome.command === undefined)
+        throw RequestError.invalidRequest({ sessionId }, outcome.error ?? 'the prompt was refused');
+      return 'end_turn';
+    default:
+      if (finishReason === 'length') return 'max_tokens';
+      if (finishReason === 'content-filter') return 'refusal';
+      return 'end_turn';
+  }
 }
 
 /** The prompt's content blocks as one text: text as is, embedded files with their path, links by name. */

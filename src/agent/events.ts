@@ -1,6 +1,8 @@
 import type { AskAnswer, PermissionAsk, PermissionDecision } from '../permission/types.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { WaitCause } from '../subagent/scheduler.js';
+import type { CriticVerdict } from './critic.js';
+import type { SessionReview } from './session-review.js';
 
 /**
  * Everything the runtime reports, as one discriminated union. `agent` is 'main' or a subagent's id, so
@@ -42,11 +44,14 @@ export type AgentEvent =
       batchId?: string;
       /** `readonly`/`readwrite`/`toolless`. */
       tier?: string;
+      /** A `fleet` item (SPEC 10): its fleet, its item id and the item ids it waits for, so views draw the graph. */
+      fleet?: { id: string; item: string; dependsOn: string[] };
     }
   | {
       type: 'subagent_queued';
       agent: string;
       taskId: string;
+      /** Queue position; 0 for a running writer waiting for a claim before its next write. */
       position: number;
       /** What it waits for; emitted again whenever the cause changes while it waits. */
       cause: WaitCause;
@@ -85,6 +90,10 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'plan_mode'; agent: string; active: boolean }
+  /** `critic_provider`'s verdict on the final answer (SPEC 4.3). */
+  | { type: 'critic'; agent: string; verdict: CriticVerdict }
+  /** `review_provider`'s findings on the session's diff (`session_review`, SPEC 4.3). */
+  | { type: 'review'; agent: string; review: SessionReview }
   | { type: 'done'; agent: string; result: string; isError: boolean };
 
 export type EmitEvent = (event: AgentEvent) => void;

@@ -5,6 +5,7 @@ import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
 import type { CadrePermissionGate } from '../permission/gate.js';
+import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
   type ActivationState,
@@ -20,11 +21,9 @@ import { type InstructionsFile, instructionsSection } from '../profile/instructi
 import { type ProfileRegistry, profileNames } from '../profile/load.js';
 import { isImportedSource } from '../profile/model-routing.js';
 import type { PromptSet } from '../profile/prompts.js';
-import { type RoleKey, resolveRoles } from '../profile/roles.js';
 import { createLanguageModel } from '../provider/model.js';
 import { addUsage, contextWindowOf, costOf, type TokenUsage, ZERO_USAGE } from '../provider/pricing.js';
 import {
-  aliasRoute,
   describeRoute,
   type Effort,
   type ModelParams,
@@ -54,6 +53,7 @@ import type { PlanMode } from '../tool/plan-mode.js';
 import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
+import type { ApprovalRecord } from './approval-asker.js';
 import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
 import {
   CompactionBackoff,
@@ -62,6 +62,7 @@ import {
   transcriptOf,
   withSummary,
 } from './compaction.js';
+import type { CriticVerdict } from './critic.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
@@ -70,6 +71,8 @@ import compactionPrompt from './prompts/compaction.txt';
 import planModeReminder from './prompts/mode-plan.txt';
 import reviewModeReminder from './prompts/mode-review.txt';
 import defaultSystemPrompt from './prompts/system.txt';
+import type { SessionReview } from './session-review.js';
+import { SessionRoles } from './session-roles.js';
 import { type Asker, headlessAsker, type PermissionDenialRecord, runToolCalls } from './tool-runner.js';
 import { toolSpecsFor } from './tool-specs.js';
 import { headlessUser, type UserChannel } from './user-channel.js';
@@ -133,6 +136,8 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+/** After the first model request starts: long enough for it to be written, far less than a model's answer. */
+const PARSER_WARM_DELAY_MS = 100;
 /** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
 const MCP_STARTUP_GRACE_MS = 5000;
 
@@ -158,6 +163,7 @@ export class AgentRuntime {
    * reasoned denial); one live map, so a run picks up MCP changes.
    */
   private readonly toolMap = new Map<string, AnyTool>();
+  private parserWarmed = false;
   private tools: AnyTool[] = [];
   private specs: ToolSpec[] = [];
   /** The MCP revision the tool list was computed at (issue 16, A5). */
@@ -185,6 +191,10 @@ export class AgentRuntime {
   };
   readonly subagents: SubagentManager;
   private coordination?: Coordination;
+  /** Who answers asks: the user, else `approval_provider` (when set and allowed), else the headless denial. */
+  private readonly asker: Asker;
+  /** Critic, approval and session review (SPEC 4.3). */
+  private readonly roles: SessionRoles;
 
   private constructor(
     private readonly options: RuntimeOptions,
@@ -196,6 +206,15 @@ export class AgentRuntime {
     this.profiles = options.profiles;
     this.prompts = options.prompts;
     this.user = options.user ?? headlessUser(options.flags.yes);
+    this.roles = new SessionRoles({
+      loaded: options.loaded,
+      env: options.env,
+      projectRoot: this.projectRoot,
+      emit: options.emit,
+      currentRoute: () => this.route,
+      call: (agent, route, system, request, signal) => this.roleCall(agent, route, system, request, signal),
+    });
+    this.asker = options.ask ?? this.roles.approvalAsker() ?? headlessAsker;
     this.messages = history;
     this.turn = options.store.lastTurn(session.id) ?? 0;
     this.approvals = options.store.approvals(session.id);
@@ -224,7 +243,7 @@ export class AgentRuntime {
       parentGate: () => this.gate,
       childGateOptions: (profile) => gateOptionsFor({ ...this.gateInputs(), profile }),
       emit: options.emit,
-      ask: options.ask ?? headlessAsker,
+      ask: this.asker,
       onDenied: (record) => this.permissionDenials.push(record),
       approvals: () => this.approvals,
       onApproved: (rule) => this.rememberApproval(rule),
@@ -234,6 +253,7 @@ export class AgentRuntime {
       sessionSignal: this.lifetime.signal,
       writerSandbox: options.writerSandbox,
       mayDispatch: (name) => this.mayDispatch(name),
+      instructions: options.instructions,
     });
     this.operator = options.flags.permissions ? readOperatorFile(options.flags.permissions) : undefined;
   }
@@ -646,7 +666,7 @@ export class AgentRuntime {
       agent: 'main',
       tools: this.toolMap,
       gate: this.liveGate,
-      ask: this.options.ask ?? headlessAsker,
+      ask: this.asker,
       context: { ...this.context, signal },
       emit: this.options.emit,
       onDenied: (record) => this.permissionDenials.push(record),
@@ -688,17 +708,19 @@ export class AgentRuntime {
       model: describeRoute(route),
       profile: this.view.activeProfile,
     });
+    if (userMessage) await this.roles.beforePrompt(userMessage);
     // Kept current turn by turn: subagents dispatched mid-run build their facts pack from it.
     if (userMessage) this.messages = [...this.messages, userMessage];
     let result: LoopResult;
     try {
       result = await this.runLoop(route, callModel, runSignal, turnBase);
+      this.messages = result.messages;
+      this.turn = turnBase + result.turns;
+      if (userMessage) result = await this.criticPass(userMessage, result, route, callModel, runSignal);
     } catch (error) {
       store.updateSession(session.id, { status: 'failed' });
       throw error;
     }
-    this.messages = result.messages;
-    this.turn = turnBase + result.turns;
     store.updateSession(session.id, {
       status:
         result.stopReason === 'completed'
@@ -741,6 +763,22 @@ export class AgentRuntime {
     return task;
   }
 
+  /**
+   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
+   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
+   * waits for it (issue 17).
+   */
+  private warmingWith(callModel: ModelCaller): ModelCaller {
+    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    return (request) => {
+      if (!this.parserWarmed) {
+        this.parserWarmed = true;
+        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
+      }
+      return callModel(request);
+    };
+  }
+
   private runLoop(
     route: ModelRoute,
     callModel: ModelCaller,
@@ -750,14 +788,14 @@ export class AgentRuntime {
     const { store, emit, flags } = this.options;
     return runAgentLoop({
       agent: 'main',
-      callModel,
+      callModel: this.warmingWith(callModel),
       system: this.systemText(),
       messages: this.messages,
       toolSpecs: () => this.specsAtTurnBoundary(),
       tools: {
         tools: this.toolMap,
         gate: this.liveGate,
-        ask: this.options.ask ?? headlessAsker,
+        ask: this.asker,
         context: { ...this.context, signal: runSignal },
         onDenied: (record) => this.permissionDenials.push(record),
         onApproved: (rule) => this.rememberApproval(rule),
@@ -808,7 +846,8 @@ export class AgentRuntime {
       root: this.projectRoot,
       safety: flags.safety,
       yes: flags.yes,
-      headless: !this.options.ask && !flags.yes,
+      // With approval_provider the asks reach its asker instead of being denied in the gate.
+      headless: !this.options.ask && !flags.yes && this.asker === headlessAsker,
       operator: this.operator,
       projectTrusted: this.options.projectTrusted ?? this.options.loaded.projectTrusted,
     };
@@ -831,26 +870,30 @@ export class AgentRuntime {
     this.options.store.addApproval(this.currentSession.id, rule);
   }
 
-  /** A role's route when the role is routed to a provider alias (SPEC 4.3); undefined when off. */
-  private roleRoute(key: RoleKey, onlyConfigured = false): ModelRoute | undefined {
-    const { config } = this.options.loaded;
-    const role = resolveRoles(config).routes.find((r) => r.key === key);
-    if (!role?.effective || (onlyConfigured && role.via !== 'configured')) return undefined;
-    return aliasRoute(config, role.effective, this.options.env);
-  }
-
   /** Context compaction runs on `summarization_provider`, else the model in use. */
   private async summarize(transcript: string, signal: AbortSignal): Promise<string> {
-    const route = this.roleRoute('summarization_provider') ?? this.route;
-    const result = await runAgentLoop({
-      agent: 'summarizer',
+    const route = this.roles.route('summarization_provider') ?? this.route;
+    const result = await this.roleCall('summarizer', route, compactionPrompt, transcript, signal);
+    if (result.stopReason !== 'completed') throw new Error(`context compaction failed: ${result.error}`);
+    return result.text;
+  }
+
+  /** One toolless model call of a role (SPEC 4.3): bookkeeping, so only retries and problems are shown. */
+  private async roleCall(
+    agent: string,
+    route: ModelRoute,
+    system: string,
+    request: string,
+    signal: AbortSignal,
+  ): Promise<LoopResult> {
+    return runAgentLoop({
+      agent,
       callModel: await this.modelCallerFor(route, {}),
-      system: compactionPrompt,
-      messages: [{ role: 'user', content: transcript }],
+      system,
+      messages: [{ role: 'user', content: request }],
       toolSpecs: [],
       tools: { tools: new Map(), gate: this.gate, ask: headlessAsker, context: this.context },
       maxTurns: 1,
-      // The summary is bookkeeping, not conversation: only retries and problems are worth showing.
       emit: (event) => {
         if (event.type === 'retry' || event.type === 'warning' || event.type === 'error')
           this.options.emit(event);
@@ -858,13 +901,52 @@ export class AgentRuntime {
       signal,
       costOf: (usage) => costOf(route.model, usage),
     });
-    if (result.stopReason !== 'completed') throw new Error(`context compaction failed: ${result.error}`);
-    return result.text;
+  }
+
+  /**
+   * The critic reads the final answer before it is returned; on a rejection the main agent gets one more
+   * run with the critique, whose answer stands (SPEC 4.3, issue 16 B7).
+   */
+  private async criticPass(
+    userMessage: ModelMessage,
+    result: LoopResult,
+    route: ModelRoute,
+    callModel: ModelCaller,
+    signal: AbortSignal,
+  ): Promise<LoopResult> {
+    const verdict = await this.roles.judge(userMessage, result, signal);
+    if (verdict?.verdict !== 'reject') return result;
+    const critique = this.roles.revisionMessage(verdict);
+    const turnBase = this.turn;
+    this.options.store.appendMessages(this.currentSession.id, [critique], turnBase);
+    this.messages = [...this.messages, critique];
+    const revised = await this.runLoop(route, callModel, signal, turnBase);
+    this.messages = revised.messages;
+    this.turn = turnBase + revised.turns;
+    return { ...revised, turns: result.turns + revised.turns, usage: addUsage(result.usage, revised.usage) };
+  }
+
+  /** The critic's verdict on the last answer (`critic` in the JSON result); undefined when off. */
+  get critic(): CriticVerdict | undefined {
+    return this.roles.critic;
+  }
+
+  /** Asks `approval_provider` decided; undefined when no approval provider answers this session's asks. */
+  get approvalRecords(): ApprovalRecord[] | undefined {
+    return this.asker !== headlessAsker && this.options.ask === undefined ? this.roles.approvals : undefined;
+  }
+
+  /**
+   * With `session_review: true`, `review_provider` (else the main provider) reviews what the session
+   * changed in the project (SPEC 4.3); undefined when the review is off or could not run.
+   */
+  reviewSession(signal: AbortSignal = new AbortController().signal): Promise<SessionReview | undefined> {
+    return this.roles.review(signal);
   }
 
   /** One turn on `escalation_provider` after repeated unusable tool input, when that role is configured. */
   private escalation() {
-    const route = this.roleRoute('escalation_provider', true);
+    const route = this.roles.route('escalation_provider', true);
     if (!route) return undefined;
     const params: ModelParams = { effort: this.view.effort, temperature: this.view.temperature };
     return { afterTurns: 2, label: describeRoute(route), caller: () => this.modelCallerFor(route, params) };
@@ -878,6 +960,7 @@ export class AgentRuntime {
       this.lifetime.abort(new Error('session closed'));
       this.context.jobs.killAll();
       await this.mcp?.close();
+      await this.roles.dispose();
     })();
     return this.closing;
   }

@@ -3,6 +3,8 @@ import { ConfigError } from '../config/load.js';
 import type { SessionController } from '../controller/session-controller.js';
 import { isAgentEvent } from '../controller/types.js';
 import { PermissionRuleError } from '../permission/rules.js';
+import { closeScriptedServersIfStarted } from '../provider/model.js';
+import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { type AgentOptions, agentFlags, openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
 import { UsageError } from './errors.js';
@@ -42,10 +44,12 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       continue: options.continue,
       resume: options.resume,
     };
-    // Loaded here, not with this module: the controller pulls in the runtime and SQLite.
+    // Loaded here, not with this module: the controller pulls in the runtime and SQLite. The sandbox
+    // probe runs meanwhile.
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),
       import('../session/store.js'),
+      probeSandboxAhead(workspace.loaded.config.sandbox ?? 'auto'),
     ]);
     store = openSessionStore(workspace.loaded.globalDir);
     controller = await SessionController.open({ workspace, flags, store, interactive: false });
@@ -75,10 +79,12 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       process.stderr.write(`cadre: ${outcome.failure.message}\n`);
       return 2;
     }
+    const { runtime } = controller;
+    // The review reads the project as the run left it, before the session closes (SPEC 4.3).
+    const review = await runtime.reviewSession();
     // Whatever still runs (a cancelled or capped run's background tasks) is cancelled and recorded first,
     // so the summary reports every subagent's final state.
     await controller.close();
-    const { runtime } = controller;
     const { usage, costUsd } = runtime.totals;
     printer.summary({
       result: outcome.text,
@@ -93,6 +99,9 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
       cost_usd: costUsd,
       subagents: subagentSummaries(runtime),
       permission_denials: runtime.permissionDenials,
+      ...(runtime.approvalRecords ? { approvals: runtime.approvalRecords } : {}),
+      ...(runtime.critic ? { critic: runtime.critic } : {}),
+      ...(review ? { review } : {}),
     });
     // A command that could not run (unknown, bad arguments) is bad usage.
     if (outcome.stopReason === 'refused') return 2;
@@ -103,9 +112,20 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     await controller.close();
     subscription.close();
     store?.close();
-    const { closeScriptedServers } = await import('../provider/scripted-route.js');
-    await closeScriptedServers();
+    await closeScriptedServersIfStarted();
   }
+}
+
+/**
+ * Ends the process as soon as its output is flushed: the run is over and the store closed, so nothing
+ * left in the event loop (a parser still compiling in the background, idle keep-alive sockets) may delay
+ * the exit (issue 17). Exits with `process.exitCode`.
+ */
+export async function exitWhenFlushed(): Promise<never> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => stream.write('', () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
 /** The `subagents` list of the JSON result (SPEC 1, 7.4). */

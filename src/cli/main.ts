@@ -66,8 +66,9 @@ function buildProgram(): Command {
       process.exitCode = await runInteractive({ ...options, task });
       return;
     }
-    const { runHeadlessCommand } = await import('./headless.js');
+    const { exitWhenFlushed, runHeadlessCommand } = await import('./headless.js');
     process.exitCode = await runHeadlessCommand({ ...options, task });
+    await exitWhenFlushed();
   });
 
   program

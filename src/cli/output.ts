@@ -1,4 +1,7 @@
+import type { ApprovalRecord } from '../agent/approval-asker.js';
+import type { CriticVerdict } from '../agent/critic.js';
 import type { AgentEvent } from '../agent/events.js';
+import { reviewText, type SessionReview } from '../agent/session-review.js';
 import type { PermissionDenialRecord } from '../agent/tool-runner.js';
 import type { TokenUsage } from '../provider/pricing.js';
 import type { WriterReport } from '../subagent/reconciliation.js';
@@ -41,6 +44,12 @@ export interface RunSummary {
   cost_usd: number | null;
   subagents: SubagentSummary[];
   permission_denials: PermissionDenialRecord[];
+  /** Asks `approval_provider` decided, each with its reason (SPEC 4.3); present when it is set. */
+  approvals?: ApprovalRecord[];
+  /** `critic_provider`'s verdict on the answer; present when it is set. */
+  critic?: CriticVerdict;
+  /** `review_provider`'s findings on the session's diff; present with `session_review: true`. */
+  review?: SessionReview;
   /** `cadre subagent run` of a readwrite profile: where it wrote and what is left of its worktree (SPEC 9). */
   writer?: WriterReport;
 }
@@ -83,6 +92,15 @@ export class HeadlessPrinter {
         break;
       case 'error':
         this.stderr.write(`cadre: ${event.message}\n`);
+        break;
+      case 'critic': {
+        const { verdict } = event;
+        const critique = verdict.critique ? `\n${verdict.critique}` : '';
+        this.stderr.write(`cadre: critic (${verdict.provider}): ${verdict.verdict}${critique}\n`);
+        break;
+      }
+      case 'review':
+        this.stderr.write(`cadre: ${reviewText(event.review)}\n`);
         break;
       default:
         break;

@@ -94,6 +94,10 @@ export const ConfigSchema = z
     escalation_provider: role,
     critic_provider: role,
     approval_provider: role,
+    /** `review_provider` reviews the session's diff at the end (SPEC 4.3). */
+    session_review: z.boolean().optional(),
+    /** Skills turned off everywhere: not listed, not loadable, not force-loaded (issue 16 B6). */
+    disabled_skills: z.array(z.string().min(1)).optional(),
     /** Profiles in config form; validated by the profile loader, which warns instead of failing. */
     agents: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
     subagent_dispatch_strategy: z.string().optional(),

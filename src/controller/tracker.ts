@@ -15,7 +15,10 @@ export class EventTracker {
   contextTokens = 0;
 
   list(): SubagentView[] {
-    return [...this.subagents.values()].map((s) => ({ ...s }));
+    return [...this.subagents.values()].map((s) => ({
+      ...s,
+      ...(s.fleet ? { fleet: { ...s.fleet, dependsOn: [...s.fleet.dependsOn] } } : {}),
+    }));
   }
 
   batchList(): BatchView[] {
@@ -59,7 +62,8 @@ export class EventTracker {
   apply(event: AgentEvent, time: number): boolean {
     if (event.type.startsWith('batch_')) return this.applyBatch(event, time);
     switch (event.type) {
-      case 'subagent_start':
+      case 'subagent_start': {
+        const waitsFor = event.fleet?.dependsOn ?? [];
         this.subagents.set(event.taskId, {
           id: event.taskId,
           parent: event.agent,
@@ -67,22 +71,33 @@ export class EventTracker {
           profile: event.profile,
           description: event.description,
           background: event.background,
-          state: 'running',
+          // A fleet item with dependencies waits for them before its first turn.
+          state: waitsFor.length > 0 ? 'queued' : 'running',
+          ...(waitsFor.length > 0
+            ? { queue: { position: 0, cause: `dependencies: ${waitsFor.join(', ')}` } }
+            : {}),
           step: null,
           startedAt: time,
           inputTokens: 0,
           outputTokens: 0,
           costUsd: null,
+          ...(event.fleet ? { fleet: { ...event.fleet, dependsOn: [...waitsFor] } } : {}),
         });
         this.relabel(event.taskId);
+        if (event.batchId) this.join(event.batchId, 'batch', event.taskId, time);
+        if (event.fleet) this.join(event.fleet.id, 'fleet', event.taskId, time);
         return true;
+      }
       case 'subagent_queued':
         return this.update(event.taskId, {
           state: 'queued',
           queue: { position: event.position, cause: event.cause },
         });
-      case 'subagent_end':
-        return this.update(event.taskId, { state: event.status, step: null, endedAt: time });
+      case 'subagent_end': {
+        const changed = this.update(event.taskId, { state: event.status, step: null, endedAt: time });
+        this.settleFleets(time);
+        return changed;
+      }
       case 'subagent_worker': {
         const changed = this.update(event.taskId, { worker: event.worker });
         for (const task of this.subagents.values()) this.relabel(task.id);
@@ -112,6 +127,23 @@ export class EventTracker {
     }
   }
 
+  private join(id: string, kind: BatchView['kind'], taskId: string, time: number): void {
+    const group = this.batches.get(id) ?? { id, kind, status: 'open', taskIds: [], startedAt: time };
+    if (!group.taskIds.includes(taskId)) group.taskIds.push(taskId);
+    this.batches.set(id, group);
+  }
+
+  /** A fleet ends when every item is terminal: `failed` when any item did not complete. */
+  private settleFleets(time: number): void {
+    for (const group of this.batches.values()) {
+      if (group.kind !== 'fleet' || group.endedAt !== undefined) continue;
+      const states = group.taskIds.map((id) => this.subagents.get(id)?.state);
+      if (states.some((state) => state === undefined || state === 'queued' || state === 'running')) continue;
+      group.status = states.every((state) => state === 'completed') ? 'completed' : 'failed';
+      group.endedAt = time;
+    }
+  }
+
   private relabel(taskId: string): void {
     const task = this.subagents.get(taskId);
     if (task) task.label = this.label(taskId);
@@ -129,7 +161,13 @@ export class EventTracker {
     const fields = event as unknown as Record<string, unknown>;
     const id = fields.batchId;
     if (typeof id !== 'string') return false;
-    const batch = this.batches.get(id) ?? { id, status: 'open', taskIds: [], startedAt: time };
+    const batch = this.batches.get(id) ?? {
+      id,
+      kind: 'batch' as const,
+      status: 'open',
+      taskIds: [],
+      startedAt: time,
+    };
     const status = typeof fields.status === 'string' ? fields.status : event.type.slice('batch_'.length);
     batch.status = status;
     const ids = [

@@ -70,12 +70,18 @@ export interface SubagentView {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /** A `fleet` item: its fleet, its item id and the item ids it depends on (SPEC 10). */
+  fleet?: { id: string; item: string; dependsOn: string[] };
 }
 
-/** A batch of coordinated dispatches, built generically from `batch_*` events that carry a `batchId`. */
+/**
+ * A group of subagents shown together: a coordinator batch (SPEC 8), open from its first task until its
+ * `batch_*` events say otherwise, or a `fleet` (SPEC 10), running until every item is terminal.
+ */
 export interface BatchView {
   id: string;
-  /** The last batch event's `status`, else its type without the `batch_` prefix. */
+  kind: 'batch' | 'fleet';
+  /** `open` while it runs; then the last batch event's `status` (else its type without `batch_`), or a fleet's `completed`/`failed`. */
   status: string;
   taskIds: string[];
   startedAt: number;

@@ -196,7 +196,7 @@ export function decidePermission(policy: Policy, analysed: AnalysedCall): Permis
     trace.push({ layer: 'headless', action: 'deny', note: reason });
     return { ...decision, action: 'deny', layer: 'headless', reason, trace };
   }
-  return decision;
+  return action === 'ask' ? { ...decision, yesApprovable: !outside } : decision;
 }
 
 function asAction(action: PermissionAction | 'neutral'): PermissionAction {

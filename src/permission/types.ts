@@ -29,6 +29,8 @@ export interface PermissionDecision {
    * approval allowed them, and the sandbox binds them writable for this call only.
    */
   grants?: { path: string; directory: boolean }[];
+  /** An ask `--yes` would approve (no outside path, no opaque code): what `approval_provider` may decide. */
+  yesApprovable?: boolean;
 }
 
 export interface PermissionCall {

@@ -1,11 +1,13 @@
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { BUILTIN_TOOL_NAMES, WRITER_TOOLS } from '../tool/names.js';
+import { lineOf } from '../util/json-errors.js';
 import { isImportedSource } from './model-routing.js';
 import { readPermissionBlock } from './permission-block.js';
+import { PROFILE_KEYS, profileFieldProblem } from './schema.js';
 import { stringList, translateToolList } from './tool-lists.js';
 import {
   DEFAULT_MAX_TURNS,
   DEFAULT_TIMEOUT_SECS,
-  EFFORTS,
   type Effort,
   MAX_TIMEOUT_SECS,
   MIN_TIMEOUT_SECS,
@@ -15,37 +17,6 @@ import {
   type Tier,
 } from './types.js';
 
-/** Every frontmatter key of SPEC 3.2. */
-export const PROFILE_KEYS: readonly string[] = [
-  'name',
-  'description',
-  'model',
-  'reasoning',
-  'effort',
-  'temperature',
-  'deny_tools',
-  'allow_tools',
-  'tools',
-  'disallowedTools',
-  'allowed-tools',
-  'read-only',
-  'subagent_tools',
-  'subagent_max_turns',
-  'subagent_timeout_secs',
-  'subagent_allow',
-  'subagent_deny',
-  'subagent_mcp',
-  'runAs',
-  'invocation',
-  'color',
-  'max-steps',
-  'permission',
-  'skills',
-  'permissionMode',
-  'reviewer',
-  'subagents',
-];
-
 /** Keys that spell the same setting; giving two of a group is ambiguous, so refused. */
 const ALIAS_GROUPS: readonly (readonly string[])[] = [
   ['reasoning', 'effort'],
@@ -53,7 +24,6 @@ const ALIAS_GROUPS: readonly (readonly string[])[] = [
   ['subagent_max_turns', 'max-steps'],
 ];
 
-const MAX_TURNS_LIMIT = 10_000;
 const BUILTIN: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 
 export interface ProfileDraft {
@@ -77,19 +47,18 @@ function reject(reason: string): never {
   throw new Rejection(reason);
 }
 
+// The readers below take fields the schema (./schema.ts) has validated: they only convert.
+
 function optionalString(fields: Record<string, unknown>, key: string): string | undefined {
   const value = fields[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') reject(`"${key}" must be a string`);
+  if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
 function optionalBoolean(fields: Record<string, unknown>, key: string): boolean | undefined {
   const value = fields[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') reject(`"${key}" must be true or false`);
-  return value;
+  return typeof value === 'boolean' ? value : undefined;
 }
 
 function firstOf(fields: Record<string, unknown>, keys: readonly string[]): [string, unknown] | undefined {
@@ -108,42 +77,18 @@ function toolList(value: unknown, key: string, notes: string[]): string[] {
 }
 
 function readEffort(fields: Record<string, unknown>): Effort | undefined {
-  const entry = firstOf(fields, ['effort', 'reasoning']);
-  if (!entry) return undefined;
-  const [key, value] = entry;
-  if (typeof value !== 'string' || !(EFFORTS as readonly string[]).includes(value)) {
-    reject(`invalid "${key}" ${JSON.stringify(value)} (expected one of ${EFFORTS.join(', ')})`);
-  }
-  return value as Effort;
-}
-
-function readTemperature(fields: Record<string, unknown>): number | undefined {
-  const value = fields.temperature;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) {
-    reject(`invalid "temperature" ${JSON.stringify(value)} (expected a number from 0 to 2)`);
-  }
-  return value;
+  return firstOf(fields, ['effort', 'reasoning'])?.[1] as Effort | undefined;
 }
 
 function readMaxTurns(fields: Record<string, unknown>): number {
-  const entry = firstOf(fields, ['subagent_max_turns', 'max-steps']);
-  if (!entry) return DEFAULT_MAX_TURNS;
-  const [key, value] = entry;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TURNS_LIMIT) {
-    reject(
-      `invalid "${key}" ${JSON.stringify(value)} (expected a whole number from 1 to ${MAX_TURNS_LIMIT})`,
-    );
-  }
-  return value;
+  return (
+    (firstOf(fields, ['subagent_max_turns', 'max-steps'])?.[1] as number | undefined) ?? DEFAULT_MAX_TURNS
+  );
 }
 
 function readTimeout(fields: Record<string, unknown>, notes: string[]): number {
   const value = fields.subagent_timeout_secs;
-  if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECS;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    reject(`invalid "subagent_timeout_secs" ${JSON.stringify(value)} (expected a number of seconds)`);
-  }
+  if (typeof value !== 'number') return DEFAULT_TIMEOUT_SECS;
   const clamped = Math.min(MAX_TIMEOUT_SECS, Math.max(MIN_TIMEOUT_SECS, Math.round(value)));
   if (clamped !== value) {
     notes.push(
@@ -195,8 +140,7 @@ function readMcp(fields: Record<string, unknown>, tier: Tier, notes: string[]): 
   let grant: 'all' | string[];
   if (value === 'all') grant = 'all';
   else {
-    const names = stringList(value);
-    if (!names) reject('"subagent_mcp" must be "all" or a list of MCP tool names');
+    const names = stringList(value) ?? [];
     const builtins = names.filter((n) => BUILTIN.has(n));
     if (builtins.length > 0)
       notes.push(`subagent_mcp cannot grant built-in tools: ${builtins.join(', ')} ignored`);
@@ -215,21 +159,8 @@ function listedMcpTools(allowTools: readonly string[] | undefined, tier: Tier): 
   return listed.length > 0 && tier !== 'toolless' ? listed : undefined;
 }
 
-function readInvocation(fields: Record<string, unknown>): 'manual' | 'auto' {
-  const value = fields.invocation;
-  if (value === undefined || value === null) return 'manual';
-  if (value !== 'manual' && value !== 'auto') {
-    reject(`invalid "invocation" ${JSON.stringify(value)} (expected manual or auto)`);
-  }
-  return value;
-}
-
 function readSkills(fields: Record<string, unknown>): string[] {
-  const value = fields.skills;
-  if (value === undefined || value === null) return [];
-  const names = stringList(value);
-  if (!names) reject('"skills" must be a list of skill names');
-  return names.filter((n) => n !== '');
+  return (stringList(fields.skills) ?? []).filter((n) => n !== '');
 }
 
 function checkKeys(draft: ProfileDraft, notes: string[]): void {
@@ -240,10 +171,28 @@ function checkKeys(draft: ProfileDraft, notes: string[]): void {
     const given = group.filter((k) => draft.fields[k] !== undefined && draft.fields[k] !== null);
     if (given.length > 1) reject(`conflicting keys ${given.join(' and ')}: give only one`);
   }
-  const runAs = draft.fields.runAs;
-  if (runAs !== undefined && runAs !== null && runAs !== 'subagent') {
-    reject(`invalid "runAs" ${JSON.stringify(runAs)} (expected subagent)`);
+  const problem = profileFieldProblem(draft.fields);
+  if (problem) {
+    const line = keyLine(draft, problem.key);
+    reject(line === undefined ? problem.message : `${problem.message} (line ${line})`);
   }
+}
+
+/**
+ * The line of `key` in the file the draft was read from: a frontmatter line `key:`, or the key inside the
+ * profile's entry of a config file; undefined when it cannot be placed.
+ */
+function keyLine(draft: ProfileDraft, key: string): number | undefined {
+  const { text } = draft.citation;
+  if (text === '') return undefined;
+  if (draft.source === 'config') {
+    const tree = parseTree(text);
+    const node = tree && findNodeAtLocation(tree, ['agents', draft.name, key]);
+    return node ? lineOf(text, node.offset) : undefined;
+  }
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*:`, 'm').exec(text);
+  return match ? lineOf(text, match.index) : undefined;
 }
 
 function assemble(draft: ProfileDraft, notes: string[]): Profile {
@@ -281,7 +230,7 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     prompt: draft.body,
     model,
     effort: readEffort(fields),
-    temperature: readTemperature(fields),
+    temperature: typeof fields.temperature === 'number' ? fields.temperature : undefined,
     denyTools: [...new Set(denyTools)],
     allowTools,
     readOnly,
@@ -291,10 +240,11 @@ function assemble(draft: ProfileDraft, notes: string[]): Profile {
     subagentAllow,
     subagentDeny,
     mcp: readMcp(fields, tier, notes) ?? listedMcpTools(allowTools, tier),
-    invocation: readInvocation(fields),
+    invocation: fields.invocation === 'auto' ? 'auto' : 'manual',
     color: optionalString(fields, 'color'),
     permission: permission.permission,
     skills: readSkills(fields),
+    instructions: optionalBoolean(fields, 'instructions'),
     team: {
       permissionMode: optionalString(fields, 'permissionMode'),
       reviewer: optionalBoolean(fields, 'reviewer'),

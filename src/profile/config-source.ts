@@ -2,16 +2,7 @@ import type { Config } from '../config/schema.js';
 import { buildProfile } from './build.js';
 import type { FileOutcome } from './file-source.js';
 import { profileNameProblem } from './names.js';
-
-/** The nested config `subagent` block and the frontmatter keys its entries stand for (SPEC 3.2). */
-const SUBAGENT_BLOCK_KEYS: Readonly<Record<string, string>> = {
-  tools: 'subagent_tools',
-  max_turns: 'subagent_max_turns',
-  timeout_secs: 'subagent_timeout_secs',
-  allow: 'subagent_allow',
-  deny: 'subagent_deny',
-  mcp: 'subagent_mcp',
-};
+import { SUBAGENT_BLOCK_KEYS } from './schema.js';
 
 type Flattened =
   | { ok: true; fields: Record<string, unknown>; notes: string[] }
@@ -29,11 +20,11 @@ function flatten(entry: Record<string, unknown>): Flattened {
   if (!isMapping(subagent)) return { ok: false, reason: '"subagent" must be an object' };
   const unknown: string[] = [];
   for (const [key, value] of Object.entries(subagent)) {
-    const flat = SUBAGENT_BLOCK_KEYS[key];
     if (!Object.hasOwn(SUBAGENT_BLOCK_KEYS, key)) {
       unknown.push(`subagent.${key}`);
       continue;
     }
+    const flat = SUBAGENT_BLOCK_KEYS[key as keyof typeof SUBAGENT_BLOCK_KEYS];
     if (fields[flat] !== undefined)
       return { ok: false, reason: `conflicting keys subagent.${key} and ${flat}: give only one` };
     fields[flat] = value;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { runsAsSubagent, scanSkillDir } from '../skill/discover.js';
 import { collectSkills } from '../skill/load.js';
-import type { Skill } from '../skill/types.js';
+import type { Skill, SkillFile } from '../skill/types.js';
 import { builtinProfiles } from './builtin.js';
 import { loadConfigProfiles } from './config-source.js';
 import {
@@ -51,12 +51,19 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
   const globalSkills = scanSkillDir(join(opts.globalDir, 'skills'), 'global');
   warnings.push(...projectSkills.warnings, ...globalSkills.warnings);
   const missionRepo = opts.config?.mission_repo;
+  // `disabled_skills` turns a skill off everywhere: catalog, `skill` tool, force-loading, runAs profiles.
+  const disabled = new Set(opts.config?.disabled_skills ?? []);
+  const enabled = (file: SkillFile) => !disabled.has(file.folder);
 
   const candidates: FileOutcome[] = [
     ...fromDir(join(opts.projectRoot, '.cadre', 'agents'), 'project', 'stem', warnings),
-    ...projectSkills.files.filter(runsAsSubagent).map((f) => loadSkillProfile(f, 'project-skill')),
+    ...projectSkills.files
+      .filter((f) => runsAsSubagent(f) && enabled(f))
+      .map((f) => loadSkillProfile(f, 'project-skill')),
     ...fromDir(join(opts.globalDir, 'agents'), 'global', 'stem', warnings),
-    ...globalSkills.files.filter(runsAsSubagent).map((f) => loadSkillProfile(f, 'global-skill')),
+    ...globalSkills.files
+      .filter((f) => runsAsSubagent(f) && enabled(f))
+      .map((f) => loadSkillProfile(f, 'global-skill')),
     ...(missionRepo
       ? fromDir(join(missionRepo, 'orchestrator', 'roles'), 'mission', 'name-required', warnings)
       : []),
@@ -85,12 +92,15 @@ export function loadProfiles(opts: LoadProfilesOptions): ProfileRegistry {
     collisions.set(profile.name, collision);
   }
 
-  const skills = collectSkills([...projectSkills.files, ...globalSkills.files]);
+  const skills = collectSkills([...projectSkills.files, ...globalSkills.files].filter(enabled));
   warnings.push(...skills.warnings);
   for (const [name, profile] of winners) {
-    const missing = profile.skills.filter((skill) => !skills.skills.some((s) => s.name === skill));
+    // A disabled skill is dropped quietly: the user asked for that; only a name matching nothing warns.
+    const kept = profile.skills.filter((skill) => !disabled.has(skill));
+    const missing = kept.filter((skill) => !skills.skills.some((s) => s.name === skill));
+    if (kept.length !== profile.skills.length) winners.set(name, { ...profile, skills: kept });
     if (missing.length === 0) continue;
-    winners.set(name, { ...profile, skills: profile.skills.filter((skill) => !missing.includes(skill)) });
+    winners.set(name, { ...profile, skills: kept.filter((skill) => !missing.includes(skill)) });
     const reason = missing
       .map((skill) => `profile "${name}": skill "${skill}" not found; dropped`)
       .join('; ');

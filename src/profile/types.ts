@@ -78,6 +78,8 @@ export interface Profile {
   maxOutputTokens?: number;
   /** Whether the subagent receives the parent facts pack (the review built-ins, SPEC 3.4). */
   parentFacts?: boolean;
+  /** Whether a `task` child of this profile gets the project instructions (AGENTS.md, issue 16 B11). */
+  instructions?: boolean;
 }
 
 export interface LoadWarning {

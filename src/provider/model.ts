@@ -5,6 +5,14 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, timedFetch } from 
 
 const cache = new Map<string, Promise<LanguageModel>>();
 
+/** Loaded by the first scripted route only, so a run without one never loads the scripted server. */
+let scriptedRoute: Promise<typeof import('./scripted-route.js')> | undefined;
+
+/** Stops the in-process scripted servers this process started, if any. */
+export async function closeScriptedServersIfStarted(): Promise<void> {
+  if (scriptedRoute) await (await scriptedRoute).closeScriptedServers();
+}
+
 function routeKey(route: ModelRoute): string {
   return JSON.stringify([
     route.type,
@@ -58,7 +66,8 @@ async function buildModel(route: ModelRoute): Promise<LanguageModel> {
       return compatibleModel(route, route.baseURL, fetch);
     }
     case 'scripted': {
-      const { scriptedBaseUrl } = await import('./scripted-route.js');
+      scriptedRoute ??= import('./scripted-route.js');
+      const { scriptedBaseUrl } = await scriptedRoute;
       return compatibleModel(route, await scriptedBaseUrl(route), fetch);
     }
   }

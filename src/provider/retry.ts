@@ -1,4 +1,9 @@
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
+import {
+  APICallError,
+  InvalidResponseDataError,
+  JSONParseError,
+  TypeValidationError,
+} from '@ai-sdk/provider';
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -157,7 +162,10 @@ function streamErrorEvent(error: unknown): ClassifiedError | undefined {
   if (error === null || typeof error !== 'object' || error instanceof Error) return undefined;
   const event = error as { message?: unknown; type?: unknown; code?: unknown; isRetryable?: unknown };
   if (typeof event.message !== 'string') return undefined;
-  const type = typeof event.type === 'string' ? event.type : typeof event.code === 'string' ? event.code : '';
+  // A Responses error event keeps its own type ("error") beside the code that says what went wrong.
+  const type =
+    ([event.type, event.code].find((v) => typeof v === 'string' && v !== 'error') as string | undefined) ??
+    '';
   return {
     retryable: event.isRetryable === true || RETRYABLE_STREAM_ERRORS.has(type),
     cause: type ? `stream error: ${type}` : 'stream error',

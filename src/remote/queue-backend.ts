@@ -13,7 +13,7 @@ import {
   openChildSession,
   recordChildTurn,
 } from '../subagent/child-loop.js';
-import type { SubagentHost } from '../subagent/manager.js';
+import type { SubagentHost } from '../subagent/host.js';
 import type { PreparedWriter } from '../subagent/writer.js';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
@@ -162,11 +162,11 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
     warn(message);
   };
   return {
-    async run(child, prepared, signal, lease) {
+    async run(child, prepared, signal, lease, onDeadlock) {
       const base = await jobBase(host, child, prepared);
       if ('local' in base) {
         warnOnce(base.local);
-        return local.run(child, prepared, signal, lease);
+        return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
         await link.acquire();
@@ -174,7 +174,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         const reason = (error as Error).message;
         if (settings.fallback !== 'local') throw new Error(`${reason}; the task was not run`);
         warn(`${reason}; task ${child.task.id} runs locally (fallback: local)`);
-        return local.run(child, prepared, signal, lease);
+        return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
         return await runRemote(host, link, settings, child, prepared, base.base, signal);
@@ -239,7 +239,7 @@ function jobSpec(
         : childTools(host, child, prepared.root, true)
             .filter((t) => builtin.has(t.name))
             .map((t) => t.name),
-    system: childSystem(child, prepared),
+    system: childSystem(host, child, prepared),
     prompt: typeof first.content === 'string' ? first.content : child.input.prompt,
     maxTurns: turns.maxTurns,
     turnCapLabel: turns.label,

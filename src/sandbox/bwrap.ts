@@ -53,8 +53,8 @@ export function prepareHost(policy: SandboxPolicy, grants: readonly WriteGrant[]
 
 /**
  * `bwrap … bash -c command`: the whole filesystem read-only, then (in this order, later mounts winning)
- * a private /tmp, the writable places and this call's grants, read-only places inside them, and the hidden
- * ones emptied. Missing paths are skipped.
+ * a private /tmp, the writable places and this call's grants, private copies bound over shared
+ * directories, read-only places inside them, and the hidden ones emptied. Missing paths are skipped.
  */
 export function bwrapSpawn(
   policy: SandboxPolicy,
@@ -69,9 +69,17 @@ export function bwrapSpawn(
   const existing = (paths: readonly string[]) => [
     ...new Set(paths.filter((p) => fs.kind(p) !== undefined).map((p) => fs.real(p))),
   ];
-  for (const path of existing([...policy.writable, ...grants.map((g) => g.path)]))
-    args.push('--bind', path, path);
-  for (const path of existing(policy.readOnly)) args.push('--ro-bind', path, path);
+  const writable = existing([...policy.writable, ...grants.map((g) => g.path)]);
+  const mounts = policy.mounts.filter((m) => fs.kind(m.source) === 'dir' && fs.kind(m.target) === 'dir');
+  const inner = [...writable, ...mounts.map((m) => fs.real(m.target))];
+  // A read-only place holding writable ones (a git store under the private /tmp) is bound first, so it
+  // is visible and they stay writable inside it; the others go on top of the writable places.
+  const holds = (path: string) => inner.some((p) => p !== path && p.startsWith(`${path}/`));
+  const readOnly = existing(policy.readOnly);
+  for (const path of readOnly.filter(holds)) args.push('--ro-bind', path, path);
+  for (const path of writable) args.push('--bind', path, path);
+  for (const { source, target } of mounts) args.push('--bind', fs.real(source), fs.real(target));
+  for (const path of readOnly.filter((p) => !holds(p))) args.push('--ro-bind', path, path);
   for (const path of existing(policy.hidden)) {
     if (fs.kind(path) === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     // Bind mounts are nodev, so /dev/null needs a device bind to stay readable: it reads empty.

@@ -24,6 +24,13 @@ export interface PolicyExtras {
   gitStores?: string[];
   writable?: string[];
   readOnly?: string[];
+  mounts?: Mount[];
+}
+
+/** A writable directory bound at another path, standing in for it (bwrap only; see SandboxPolicy.mounts). */
+export interface Mount {
+  source: string;
+  target: string;
 }
 
 /** An outside path one call may write (a rule or an approval allowed it): bound writable for that call. */
@@ -55,6 +62,11 @@ export interface SandboxPolicy {
   createMissing: string[];
   /** Bound read-only again inside writable places (`.git/hooks`, `.git/config`). */
   readOnly: string[];
+  /**
+   * Private writable copies bound over shared directories (an isolated writer's `refs/heads`). Only
+   * bwrap can bind one path at another; other backends are never given mounts.
+   */
+  mounts: Mount[];
   /** Emptied: a directory becomes an empty tmpfs, a file an empty file. */
   hidden: string[];
   privateTmp: boolean;
@@ -178,6 +190,7 @@ export function buildSandboxPolicy(
     writable,
     createMissing: settings.readOnly ? [] : CREATED_CACHES.map(home),
     readOnly,
+    mounts: settings.readOnly ? [] : (extras.mounts ?? []),
     hidden,
     privateTmp: true,
     network: settings.network && !settings.readOnly,

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 export type ProbeResult = { ok: true } | { ok: false; error: string };
 
@@ -22,9 +22,16 @@ const PROBE_ARGS = [
   'true',
 ];
 
-/** Runs bubblewrap once to see whether it works here; the error is what bwrap (or the system) said. */
-export function runBwrapProbe(file = 'bwrap'): ProbeResult {
-  const run = spawnSync(file, PROBE_ARGS, { encoding: 'utf8', timeout: 10_000 });
+const PROBE_TIMEOUT_MS = 10_000;
+
+interface ProbeRun {
+  error?: Error;
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+function probeResult(file: string, run: ProbeRun): ProbeResult {
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
     return {
@@ -36,18 +43,62 @@ export function runBwrapProbe(file = 'bwrap'): ProbeResult {
     };
   }
   if (run.status !== 0) {
-    const said = `${run.stderr}`.trim().split('\n').slice(-3).join(' ');
+    const said = run.stderr.trim().split('\n').slice(-3).join(' ');
     return { ok: false, error: `${file} failed (${said || `exit ${run.status ?? run.signal}`})` };
   }
   return { ok: true };
 }
 
+/** Runs bubblewrap once to see whether it works here; the error is what bwrap (or the system) said. */
+export function runBwrapProbe(file = 'bwrap'): ProbeResult {
+  const run = spawnSync(file, PROBE_ARGS, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+  return probeResult(file, { ...run, stderr: `${run.stderr}` });
+}
+
+/** The same probe without blocking the event loop. */
+export function runBwrapProbeAsync(file = 'bwrap'): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const child = spawn(file, PROBE_ARGS, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let error: Error | undefined;
+    const timer = setTimeout(() => {
+      error = Object.assign(new Error(`${file} ETIMEDOUT`), { code: 'ETIMEDOUT' });
+      child.kill('SIGTERM');
+    }, PROBE_TIMEOUT_MS);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', (spawnError) => {
+      clearTimeout(timer);
+      resolve(probeResult(file, { error: spawnError, status: null, signal: null, stderr }));
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve(probeResult(file, { error, status, signal, stderr }));
+    });
+  });
+}
+
 let cached: ProbeResult | undefined;
+let pending: Promise<ProbeResult> | undefined;
 
 /** The probe, run once per process. */
 export function bwrapProbe(): ProbeResult {
   cached ??= runBwrapProbe();
   return cached;
+}
+
+/**
+ * Starts the probe in the background, so it runs while the rest of cadre loads; `bwrapProbe` then finds
+ * its result (issue 17: the probe was a blocking step before the first model request).
+ */
+export function bwrapProbeAhead(): Promise<ProbeResult> {
+  if (cached) return Promise.resolve(cached);
+  pending ??= runBwrapProbeAsync().then((result) => {
+    cached ??= result;
+    return cached;
+  });
+  return pending;
 }
 
 /** `sandbox-exec` ships with macOS; it is deprecated but still present. */

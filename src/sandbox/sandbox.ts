@@ -23,7 +23,7 @@ import {
   type SandboxSettings,
   type WriteGrant,
 } from './policy.js';
-import { bwrapProbe, type ProbeResult, sandboxExecProbe } from './probe.js';
+import { bwrapProbe, bwrapProbeAhead, type ProbeResult, sandboxExecProbe } from './probe.js';
 import { seatbeltSpawn } from './seatbelt.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
@@ -83,6 +83,14 @@ export function chooseBackend(
     return { backend: 'none', reason: probe.error };
   }
   return { backend: 'none', reason: `no sandbox backend for platform ${probes.platform}` };
+}
+
+/**
+ * Probes the backend `mode` will need in the background; awaiting it before `openSandbox` lets a command
+ * load its modules meanwhile instead of waiting for the probe on the way to the first model request.
+ */
+export async function probeSandboxAhead(mode: SandboxMode, platform = process.platform): Promise<void> {
+  if (mode !== 'none' && platform === 'linux') await bwrapProbeAhead();
 }
 
 /** The run's sandbox rooted at `root`, and the one start-up warning when commands will run unconfined. */

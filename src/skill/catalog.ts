@@ -30,3 +30,14 @@ export function skillCatalogText(
 export function skillSection(skill: Skill): string {
   return `# Skill: ${skill.name}\n${skill.body}`;
 }
+
+/**
+ * The sections of the skills a profile force-loads, in its order, for a `task` child's prompt (issue 16
+ * B6, extending SPEC 7.2). Names without a skill were already dropped with a warning at load.
+ */
+export function forcedSkillSections(names: readonly string[], skills: readonly Skill[]): string[] {
+  return names.flatMap((name) => {
+    const skill = skills.find((s) => s.name === name);
+    return skill ? [skillSection(skill)] : [];
+  });
+}

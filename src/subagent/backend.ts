@@ -1,8 +1,8 @@
 import type { LoopResult } from '../agent/loop.js';
 import { queueSettings } from '../remote/settings.js';
 import { type ChildRun, runChildLoop } from './child-loop.js';
-import type { SubagentHost } from './manager.js';
-import type { Lease } from './scheduler.js';
+import type { SubagentHost } from './host.js';
+import type { ClaimDeadlockError, Lease } from './scheduler.js';
 import type { PreparedWriter } from './writer.js';
 
 /**
@@ -11,12 +11,21 @@ import type { PreparedWriter } from './writer.js';
  * result, reporting progress through the host as it happens. Nothing above this seam knows which ran it.
  */
 export interface ChildBackend {
-  run(child: ChildRun, prepared: PreparedWriter, signal: AbortSignal, lease?: Lease): Promise<LoopResult>;
+  run(
+    child: ChildRun,
+    prepared: PreparedWriter,
+    signal: AbortSignal,
+    lease?: Lease,
+    onDeadlock?: (error: ClaimDeadlockError) => void,
+  ): Promise<LoopResult>;
 }
 
 /** Today's in-process runner: the default, nothing to install. */
 export function localBackend(host: SubagentHost): ChildBackend {
-  return { run: (child, prepared, signal, lease) => runChildLoop(host, child, prepared, signal, lease) };
+  return {
+    run: (child, prepared, signal, lease, onDeadlock) =>
+      runChildLoop(host, child, prepared, signal, lease, onDeadlock),
+  };
 }
 
 /**
@@ -30,9 +39,9 @@ export function childBackend(host: SubagentHost): ChildBackend {
   const settings = queueSettings(host.config, host.env, 'root');
   let queue: Promise<ChildBackend> | undefined;
   return {
-    run: async (child, prepared, signal, lease) => {
+    run: async (child, prepared, signal, lease, onDeadlock) => {
       queue ??= import('../remote/queue-backend.js').then((m) => m.queueBackend(host, local, settings));
-      return (await queue).run(child, prepared, signal, lease);
+      return (await queue).run(child, prepared, signal, lease, onDeadlock);
     },
   };
 }

@@ -2,17 +2,19 @@ import type { ModelMessage } from 'ai';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import { grantMcpTools } from '../mcp/grants.js';
+import { instructionsSection } from '../profile/instructions.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { addUsage, costOf, type TokenUsage } from '../provider/pricing.js';
 import type { ModelParams, ModelRoute } from '../provider/route.js';
+import { forcedSkillSections } from '../skill/catalog.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import { claimAware } from './claimed-tools.js';
-import type { SubagentHost } from './manager.js';
+import type { SubagentHost } from './host.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
-import type { Lease } from './scheduler.js';
+import type { ClaimDeadlockError, Lease } from './scheduler.js';
 import type { LiveTask } from './task-record.js';
 import type { TaskInput } from './task-tool.js';
 import { subagentToolNames } from './tiers.js';
@@ -76,9 +78,16 @@ export function childFirstMessage(host: SubagentHost, { profile, input }: ChildR
   return { role: 'user', content: facts ? `${facts}\n\n${input.prompt}` : input.prompt };
 }
 
-/** The child's system prompt: its profile's (or the default), then an isolated writer's preamble. */
-export function childSystem({ profile }: ChildRun, prepared: PreparedWriter): string {
-  return [profile?.prompt || defaultSubagentPrompt, prepared.preamble].filter(Boolean).join('\n\n');
+/** The child's system prompt: its profile's (or the default), forced skills, instructions, a writer's preamble. */
+export function childSystem(host: SubagentHost, { profile }: ChildRun, prepared: PreparedWriter): string {
+  return [
+    profile?.prompt || defaultSubagentPrompt,
+    ...forcedSkillSections(profile?.skills ?? [], host.profiles.skills),
+    profile?.instructions ? instructionsSection(host.instructions ?? []) : '',
+    prepared.preamble,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /** How many turns the child may take, and how the cap is named when it is hit. */
@@ -134,6 +143,7 @@ export async function runChildLoop(
   prepared: PreparedWriter,
   signal: AbortSignal,
   lease?: Lease,
+  onDeadlock: (error: ClaimDeadlockError) => void = () => undefined,
 ): Promise<LoopResult> {
   const { task, profile, route, params } = child;
   const firstMessage = childFirstMessage(host, child);
@@ -143,7 +153,7 @@ export async function runChildLoop(
     prepared.root,
     prepared.worktree !== undefined || child.readOnlyRunner === true,
   );
-  const tools = lease ? claimAware(own, lease, prepared.root, prepared.worktree !== undefined) : own;
+  const tools = lease ? claimAware(own, lease, prepared.root, onDeadlock) : own;
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));
@@ -161,7 +171,7 @@ export async function runChildLoop(
     return await runAgentLoop({
       agent: task.id,
       callModel: await host.modelCaller(route, params),
-      system: childSystem(child, prepared),
+      system: childSystem(host, child, prepared),
       messages: [firstMessage],
       toolSpecs: toolSpecsFor(allowed),
       tools: {

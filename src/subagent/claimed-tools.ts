@@ -1,21 +1,41 @@
 import { isAbsolute, relative } from 'node:path';
-import type { AnyTool } from '../tool/tool.js';
-import type { Claim, Lease, WaitCause } from './scheduler.js';
+import type { AnyTool, ToolContext } from '../tool/tool.js';
+import { type Claim, ClaimDeadlockError, type Lease, type WaitCause } from './scheduler.js';
 
 /** Tools that write exactly the paths their input names (SPEC 10 "path-bound writes"). */
 const PATH_BOUND_WRITERS: ReadonlySet<string> = new Set(['write', 'edit', 'edit_lines', 'apply_patch']);
 
 /**
- * A writer's tools under its claim (SPEC 10): a path-bound write first realizes its files (failing at once
- * when another writer holds one) and afterwards lets a whole-workspace reservation shrink to the files
- * written; a `bash` call or an MCP write widens the claim back to the whole workspace.
+ * Waits for a claim (a file to realize, or the whole workspace to widen to). A claim deadlock ends the
+ * task (`onDeadlock`) and the call answers with the message; any other rejection is the call's abort.
+ */
+async function claimed(
+  take: (signal: AbortSignal) => Promise<void>,
+  ctx: ToolContext,
+  onDeadlock: (error: ClaimDeadlockError) => void,
+): Promise<{ output: string; isError: true } | undefined> {
+  try {
+    await take(ctx.signal);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ClaimDeadlockError)) throw error;
+    onDeadlock(error);
+    return { output: error.message, isError: true };
+  }
+}
+
+/**
+ * A writer's tools under its claim (SPEC 10): a path-bound write first realizes its files (waiting while
+ * another running writer holds one) and afterwards lets a whole-workspace reservation shrink to the files
+ * written; a `bash` call or an MCP write first widens the claim back to the whole workspace (waiting the
+ * same way). Writers waiting on each other in a cycle are a deadlock: the one closing it fails
+ * (`onDeadlock`).
  */
 export function claimAware(
   tools: readonly AnyTool[],
   lease: Lease,
   root: string,
-  /** An isolated worktree writer's shell writes only its own checkout: it never widens (SPEC 10). */
-  isolated = false,
+  onDeadlock: (error: ClaimDeadlockError) => void,
 ): AnyTool[] {
   return tools.map((tool) => {
     if (PATH_BOUND_WRITERS.has(tool.name)) {
@@ -26,12 +46,8 @@ export function claimAware(
           const paths = subject.kind === 'path' ? subject.paths : [];
           for (const path of paths) {
             const inside = relative(root, isAbsolute(path) ? path : `${root}/${path}`);
-            const realized = lease.realize(inside);
-            if (!realized.ok)
-              return {
-                output: `cannot write ${inside} now: ${realized.cause}. Another task is writing it; leave this file to it or try again later.`,
-                isError: true,
-              };
+            const refused = await claimed((signal) => lease.realize(inside, signal), ctx, onDeadlock);
+            if (refused) return refused;
           }
           const result = await tool.execute(input, ctx);
           lease.shrink();
@@ -39,11 +55,12 @@ export function claimAware(
         },
       };
     }
-    if (!isolated && (tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read'))) {
+    if (tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read')) {
       return {
         ...tool,
         async execute(input, ctx) {
-          lease.widen();
+          const refused = await claimed((signal) => lease.widen(signal), ctx, onDeadlock);
+          if (refused) return refused;
           return tool.execute(input, ctx);
         },
       };

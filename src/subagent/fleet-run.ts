@@ -139,6 +139,7 @@ export interface FleetHost {
       background: boolean;
       claim?: string[];
       gate: () => Promise<string | undefined>;
+      dependsOn?: string[];
     },
   ): Promise<{ task: LiveTask } | { error: string }>;
   /** Stops a task that has not started, saying why. */
@@ -181,7 +182,14 @@ export async function startFleet(
         background,
       },
       signal,
-      { id: fleet.id, item: item.id, background, claim: item.claim, gate: () => fleet.gate(item) },
+      {
+        id: fleet.id,
+        item: item.id,
+        background,
+        claim: item.claim,
+        gate: () => fleet.gate(item),
+        dependsOn: item.depends_on ?? [],
+      },
     );
     if ('error' in launched) {
       fleet.abort(`fleet ${fleet.id} could not start item "${item.id}"`);

@@ -1,21 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ModelMessage } from 'ai';
-import type { EmitEvent } from '../agent/events.js';
-import type { ModelCaller } from '../agent/model-stream.js';
-import type { Asker, PermissionDenialRecord } from '../agent/tool-runner.js';
-import { ConfigError } from '../config/load.js';
-import type { Config } from '../config/schema.js';
-import type { CadrePermissionGate, PermissionGateOptions } from '../permission/gate.js';
-import type { ProfileRegistry } from '../profile/load.js';
 import { resolveSubagentModel } from '../profile/subagent-model.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { ZERO_USAGE } from '../provider/pricing.js';
 import { type ModelParams, type ModelRoute, routeFromAlias } from '../provider/route.js';
-import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { WRITER_TOOLS } from '../tool/names.js';
-import type { AnyTool, ToolResult } from '../tool/tool.js';
+import type { ToolResult } from '../tool/tool.js';
 import { untilAborted } from '../util/abort.js';
 import { type ChildBackend, childBackend } from './backend.js';
 import { Batches } from './batches.js';
@@ -23,18 +12,20 @@ import { type ChildRun, childGate, childTools } from './child-loop.js';
 import type { Coordination } from './dispatch-strategy.js';
 import type { FleetInput } from './fleet-plan.js';
 import { type FleetRun, startFleet } from './fleet-run.js';
-import { type ReconciledTask, type RetryTarget, retryRefusal, writerLines } from './reconciliation.js';
-import { type Lease, type SlotRequest, SubagentScheduler, type WaitCause } from './scheduler.js';
 import {
-  excerptResult,
-  INLINE_RESULT_LIMIT,
-  type LiveTask,
-  type TaskState,
-  TERMINAL_STATES,
-} from './task-record.js';
+  cancelReason,
+  type DispatchOptions,
+  SubagentError,
+  type SubagentHost,
+  schedulerLimits,
+} from './host.js';
+import { type RetryTarget, retryRefusal } from './reconciliation.js';
+import { type Lease, type SlotRequest, SubagentScheduler, type WaitCause } from './scheduler.js';
+import { type LiveTask, type TaskState, TERMINAL_STATES } from './task-record.js';
+import { recordIsolation, runAdmitted, settleWriter } from './task-runner.js';
+import { modelText, reconciledEntry, resultFor } from './task-text.js';
 import type { TaskInput } from './task-tool.js';
 import {
-  finishWriter,
   type PreparedWriter,
   planWriter,
   prepareWriter,
@@ -43,85 +34,16 @@ import {
 } from './writer.js';
 import { type WriterSandbox, writerSandbox } from './writer-sandbox.js';
 
-/** What the manager needs from the session that owns it. */
-export interface SubagentHost {
-  projectRoot: string;
-  config: Config;
-  env: NodeJS.ProcessEnv;
-  profiles: ProfileRegistry;
-  mainRoute: ModelRoute;
-  parentSessionId: string;
-  store: SessionStore;
-  /** The parent's current gate: children are composed under its ceiling (SPEC 6.7). */
-  parentGate(): CadrePermissionGate;
-  /** A child's own composition: its profile's policies and rules plus the session-wide ones. */
-  childGateOptions(profile: Profile | undefined): Omit<PermissionGateOptions, 'ceiling'>;
-  emit: EmitEvent;
-  ask: Asker;
-  /** Every child denial, for `permission_denials` of the whole run. */
-  onDenied(record: PermissionDenialRecord): void;
-  /** The session's "always allow" approvals, and where a child's new ones go (they hold for the session). */
-  approvals(): readonly string[];
-  onApproved(rule: string): void;
-  mcpTools(): AnyTool[];
-  modelCaller(route: ModelRoute, params: ModelParams): Promise<ModelCaller>;
-  /** The parent's conversation so far, for the review built-ins' facts pack (SPEC 3.4). */
-  parentMessages(): readonly ModelMessage[];
-  /** Aborted when the whole session is cancelled; background tasks live as long as it. */
-  sessionSignal: AbortSignal;
-  /** The run's OS sandbox: children's shell commands run in it, isolated writers rooted at their worktree. */
-  sandbox?: ShellSandbox;
-  /** Replaces the writer view of `sandbox` (tests). */
-  writerSandbox?: WriterSandbox;
-  /** Whether the main agent may dispatch a profile (no `task(<name>)` deny); default: every profile. */
-  mayDispatch?(name: string): boolean;
-}
+export { type DispatchOptions, SubagentError, type SubagentHost } from './host.js';
 
 /** Without a profile, the default subagent gets the read-only tier: useful, and it cannot change anything. */
 const DEFAULT_TIER: Tier = 'readonly';
-/** Coordinated batches run at most this many tasks at once (SPEC 8). */
-const BATCH_RUNNING_CAP = 4;
-
-/** How a dispatch is run beyond what the `task` call says (the `cadre subagent try|run` commands). */
-export interface DispatchOptions {
-  /** The dispatching agent, 'main' or a subagent id: the parent link of the asking chain. Default 'main'. */
-  parent?: string;
-  /** The readonly runner of `cadre subagent try`: no write-class tool reaches the model (SPEC 11). */
-  readOnlyRunner?: boolean;
-  /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
-  defaultModel?: string;
-  /** A fleet item (SPEC 10): its fleet, its normalized claim, and the gate of its dependencies. */
-  fleetItem?: {
-    id: string;
-    item: string;
-    background: boolean;
-    claim?: string[];
-    gate: () => Promise<string | undefined>;
-  };
-}
-
 /** A launched task and the promise of its run, or why it could not be launched. */
 type Launch = { task: LiveTask; run: Promise<void>; forcedBackground: boolean } | { error: string };
 
 /** The readonly runner keeps a toolless profile toolless and gives every tooled one the readonly tier. */
 function runnerTier(tier: Tier, readOnlyRunner: boolean): Tier {
   return readOnlyRunner && tier === 'readwrite' ? 'readonly' : tier;
-}
-
-export class SubagentError extends Error {
-  override name = 'SubagentError';
-}
-
-/** The scheduler limits of a config, checked (SPEC 10): bad values are a configuration error. */
-function schedulerLimits(config: Config) {
-  const total = config.max_subagent_concurrency ?? 6;
-  const writers = config.max_parallel_writers ?? Math.min(3, total);
-  if (writers > total) {
-    throw new ConfigError(
-      `max_parallel_writers (${writers}) may not be above max_subagent_concurrency (${total})`,
-    );
-  }
-  return { total, writers, batch: Math.min(BATCH_RUNNING_CAP, total) };
 }
 
 /**
@@ -141,6 +63,7 @@ export class SubagentManager {
   private coordination: Coordination = { strategy: 'off', readonly: [], readwrite: [], warnings: [] };
   private changed: (() => void)[] = [];
   private readonly sandbox: WriterSandbox;
+
   private readonly backend: ChildBackend;
 
   constructor(private readonly host: SubagentHost) {
@@ -194,7 +117,7 @@ export class SubagentManager {
     const { task, run, forcedBackground } = launched;
     if (task.background) return { output: this.startedText(task, forcedBackground) };
     await run;
-    return this.resultFor(task);
+    return resultFor(this.host, task);
   }
 
   /**
@@ -212,7 +135,7 @@ export class SubagentManager {
           return 'error' in launched ? launched : { task: launched.task };
         },
         cancel: (task, reason) => task.controller.abort(new SubagentError(reason)),
-        text: (task) => this.modelText(task, task.result ?? ''),
+        text: (task) => modelText(this.host, task, task.result ?? ''),
       },
       input,
       signal,
@@ -232,7 +155,7 @@ export class SubagentManager {
     }
     await untilAborted(fleet.finished(), signal);
     fleet.delivered = true;
-    return { output: fleet.resultText((task) => this.modelText(task, task.result ?? '')) };
+    return { output: fleet.resultText((task) => modelText(this.host, task, task.result ?? '')) };
   }
 
   /** `task_status` on a fleet id: progress, or the whole result (with `wait`, once every item finished). */
@@ -246,7 +169,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
     if (wait) await untilAborted(fleet.finished(), signal);
     if (!fleet.done()) return { output: fleet.progress((t) => this.whereIs(t)) };
     fleet.delivered = true;
-    return { output: fleet.resultText((task) => this.modelText(task, task.result ?? '')) };
+    return { output: fleet.resultText((task) => modelText(this.host, task, task.result ?? '')) };
   }
 
   /**
@@ -427,9 +350,11 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
     task: LiveTask,
     plan: WriterPlan | undefined,
     input: TaskInput,
-    fleetClaim: string[] | undefined,
+    fleetItem: DispatchOptions['fleetItem'],
   ): SlotRequest {
-    const request: SlotRequest = { taskId: task.id, batch: task.batchId, parent: task.parent };
+    const label = fleetItem ? `fleet item "${fleetItem.item}" (task ${task.id})` : undefined;
+    const request: SlotRequest = { taskId: task.id, batch: task.batchId, parent: task.parent, label };
+    const fleetClaim = fleetItem?.claim;
     if (!plan) return request;
     request.writer = true;
     const checkout = this.host.projectRoot;
@@ -441,10 +366,15 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       request.claim = task.fleet
         ? { checkout, paths: declared ?? 'workspace', shrinkable: declared === undefined }
         : { checkout, paths: 'workspace' };
-    else if (declared) request.claim = { checkout, paths: declared };
+    else if (declared) request.claim = { checkout, paths: declared, ownCheckout: true };
     return request;
   }
 
+  /**
+   * One task from dispatch to its end: the fleet gate, then admission by the scheduler (an isolated
+   * writer's worktree is made meanwhile, so it is ready when the slot is), then the runner; the lease is
+   * released before the worktree is settled, so the next task starts while this one is cleaned up.
+   */
   private async run(
     child: ChildRun,
     plan: WriterPlan | undefined,
@@ -462,8 +392,12 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       background: task.background,
       batchId: task.batchId,
       tier: task.tier,
+      ...(fleetItem
+        ? { fleet: { id: fleetItem.id, item: fleetItem.item, dependsOn: fleetItem.dependsOn ?? [] } }
+        : {}),
     });
     let lease: Lease;
+    let preparing: Promise<PreparedWriter> | undefined;
     try {
       const skip = fleetItem ? await untilAborted(fleetItem.gate(), signal) : undefined;
       if (signal.aborted) throw signal.reason;
@@ -472,11 +406,14 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
         this.finish(task, 'cancelled', { error: skip });
         return;
       }
-      lease = await this.scheduler.acquire(
-        this.slotRequest(task, plan, child.input, fleetItem?.claim),
-        signal,
-      );
+      // A serialized writer checks the parent checkout once admitted (the writer before it may leave it dirty).
+      if (plan?.isolation === 'worktree')
+        preparing = prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env);
+      preparing?.catch(() => undefined);
+      lease = await this.scheduler.acquire(this.slotRequest(task, plan, child.input, fleetItem), signal);
     } catch (error) {
+      // A worktree made while the task queued holds nothing yet: it is removed.
+      await preparing?.then((p) => settleWriter(this.host, task, p)).catch(() => undefined);
       if (signal.aborted) {
         const reason = cancelReason(signal);
         task.skipped = reason.startsWith('skipped:');
@@ -490,29 +427,17 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       task.startedAt = Date.now();
       store.updateTask(task.id, { status: 'running', startedAt: task.startedAt });
       prepared = plan
-        ? await prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env)
+        ? await (preparing ?? prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env))
         : { root: this.host.projectRoot };
-      if (plan) this.recordIsolation(task, prepared);
-      const timeoutSecs = child.profile?.timeoutSecs ?? 600;
-      const timeout = AbortSignal.timeout(timeoutSecs * 1000);
-      const result = await this.backend.run(child, prepared, AbortSignal.any([signal, timeout]), lease);
-      const outcome =
-        result.stopReason === 'completed'
-          ? ({ state: 'completed', result: result.text } as const)
-          : timeout.aborted
-            ? ({
-                state: 'timed_out',
-                error: `timed out after ${timeoutSecs} s`,
-                result: result.text || undefined,
-              } as const)
-            : result.stopReason === 'cancelled'
-              ? ({ state: 'cancelled', error: cancelReason(signal) } as const)
-              : ({ state: 'failed', error: result.error ?? result.stopReason, result: result.text } as const);
-      await this.settleWriter(task, prepared);
+      if (plan) recordIsolation(this.host, task, prepared);
+      const outcome = await runAdmitted(this.host, child, prepared, lease, signal, this.backend);
+      lease.release();
+      await settleWriter(this.host, task, prepared);
       this.finish(task, outcome.state, outcome);
     } catch (error) {
+      lease.release();
       if (!TERMINAL_STATES.has(task.state)) {
-        await this.settleWriter(task, prepared).catch((e: unknown) => {
+        await settleWriter(this.host, task, prepared).catch((e: unknown) => {
           task.notes = [
             ...(task.notes ?? []),
             `cadre could not settle the worktree: ${(e as Error).message}`,
@@ -522,64 +447,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
           error: signal.aborted ? cancelReason(signal) : ((error as Error).message ?? String(error)),
         });
       }
-    } finally {
-      lease.release();
     }
-  }
-
-  private recordIsolation(task: LiveTask, prepared: PreparedWriter): void {
-    const worktree = prepared.worktree;
-    this.host.store.updateTask(task.id, {
-      isolation: worktree ? 'worktree' : 'serialize',
-      worktreePath: worktree?.path,
-      branch: worktree?.branch,
-      repoRoot: worktree?.repoTop,
-      worktreeBase: worktree?.base,
-      worktreeState: worktree ? 'active' : undefined,
-    });
-    task.writer = worktree
-      ? {
-          isolation: 'worktree',
-          branch: worktree.branch,
-          path: worktree.path,
-          removed: false,
-          dirty: false,
-          commits: [],
-        }
-      : { isolation: 'serialize' };
-    this.host.emit({
-      type: 'subagent_isolation',
-      agent: 'main',
-      taskId: task.id,
-      isolation: worktree ? 'worktree' : 'serialize',
-      worktree: worktree?.path,
-      branch: worktree?.branch,
-    });
-  }
-
-  /** A finished writer's worktree: store guard, then retained or removed (SPEC 9), recorded. */
-  private async settleWriter(task: LiveTask, prepared: PreparedWriter | undefined): Promise<void> {
-    const worktree = prepared?.worktree;
-    if (!worktree) return;
-    const done = await finishWriter(worktree);
-    for (const note of done.undone)
-      this.host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
-    task.notes = done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`);
-    task.writer = done.removed
-      ? { isolation: 'worktree', branch: worktree.branch, path: worktree.path, removed: true }
-      : {
-          isolation: 'worktree',
-          branch: worktree.branch,
-          path: worktree.path,
-          removed: false,
-          dirty: done.state.dirty,
-          commits: done.state.commits,
-        };
-    this.host.store.updateTask(task.id, {
-      worktreeState: done.removed ? 'removed' : 'retained',
-      commits: done.state.commits,
-      changedFiles: done.state.changedFiles,
-    });
   }
 
   private setState(task: LiveTask, state: TaskState): void {
@@ -612,58 +480,9 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
     if (task.background && !task.batchId && !task.fleet) {
       this.reminders.set(
         task.id,
-        `Background task ${task.id} (${task.profile ?? 'default subagent'}) ${this.resultFor(task).output}`,
+        `Background task ${task.id} (${task.profile ?? 'default subagent'}) ${resultFor(this.host, task).output}`,
       );
     }
-  }
-
-  /** What the model is told about a finished task; long results are excerpted with a readable reference. */
-  private resultFor(task: LiveTask): ToolResult {
-    const writer = task.writer ? `\n${writerLines(task.writer).join('\n')}` : '';
-    const notes = task.notes && task.notes.length > 0 ? `\n${task.notes.join('\n')}` : '';
-    if (task.state === 'completed') {
-      return { output: `completed:${writer}${notes}\n${this.modelText(task, task.result ?? '')}` };
-    }
-    const partial = task.result ? `\nPartial output:\n${this.modelText(task, task.result)}` : '';
-    return {
-      output: `${task.state.replace('_', ' ')}: ${task.error ?? 'no reason given'}${writer}${notes}${partial}`,
-      isError: true,
-    };
-  }
-
-  /** The text the model sees; a long result is stored whole once (session and file) and excerpted. */
-  private modelText(task: LiveTask, text: string): string {
-    if (Buffer.byteLength(text, 'utf8') <= INLINE_RESULT_LIMIT) return text;
-    const reference = `.cadre/tasks/${task.id}.md`;
-    if (!task.stored) {
-      const dir = join(this.host.projectRoot, '.cadre', 'tasks');
-      mkdirSync(dir, { recursive: true });
-      // Kept out of version control: results are session records, not project files.
-      writeFileSync(join(dir, '.gitignore'), '*\n');
-      writeFileSync(join(this.host.projectRoot, reference), text);
-      this.host.store.storeBlob(task.childSessionId ?? this.host.parentSessionId, text);
-      task.stored = true;
-    }
-    return excerptResult(text, reference);
-  }
-
-  /** A batch task's reconciliation entry. */
-  private reconciled(task: LiveTask): ReconciledTask {
-    const outcome =
-      task.state === 'completed'
-        ? this.modelText(task, task.result ?? '')
-        : `${task.error ?? 'no reason given'}${task.result ? `\nPartial output:\n${this.modelText(task, task.result)}` : ''}`;
-    return {
-      id: task.id,
-      tier: task.tier,
-      prompt: task.prompt,
-      state: task.state,
-      retryOf: task.retryOf,
-      retriedBy: task.retriedBy,
-      writer: task.writer,
-      outcome,
-      notes: task.notes,
-    };
   }
 
   /** A task by id or unique id prefix; otherwise why not (unknown, or which tasks the prefix matches). */
@@ -678,10 +497,12 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
   }
 
   private whereIs(task: LiveTask): string {
-    if (task.state !== 'queued')
-      return task.state === 'running'
-        ? `running${task.worker ? ` on worker ${task.worker}` : ''}`
-        : `finished (${task.state.replace('_', ' ')})`;
+    if (task.state === 'running') {
+      const cause = this.scheduler.causeOf(task.id);
+      const where = task.worker ? `running on worker ${task.worker}` : 'running';
+      return cause ? `${where}, waiting for ${cause} before its next write` : where;
+    }
+    if (task.state !== 'queued') return `finished (${task.state.replace('_', ' ')})`;
     const cause = this.scheduler.causeOf(task.id);
     return `queued, position ${this.scheduler.position(task.id)}${cause ? `, waiting for ${cause}` : ''}`;
   }
@@ -709,7 +530,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       return { output: `${who} is ${this.whereIs(task)}${elapsed}.` };
     }
     this.reminders.delete(task.id);
-    const result = this.resultFor(task);
+    const result = resultFor(this.host, task);
     return { ...result, output: `${who} ${result.output}` };
   }
 
@@ -748,7 +569,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
   pendingReminders(): { id: string; text: string }[] {
     const complete = this.batches.closeComplete(
       (id) => this.tasks.get(id) as LiveTask,
-      (tasks) => tasks.map((t) => this.reconciled(t)),
+      (tasks) => tasks.map((t) => reconciledEntry(this.host, t)),
     );
     for (const batch of complete) {
       this.host.emit({
@@ -767,7 +588,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       ...[...this.reminders].map(([id, text]) => ({ id, text })),
       ...fleets.map((f) => ({
         id: `fleet:${f.id}`,
-        text: `Background ${f.resultText((task) => this.modelText(task, task.result ?? ''))}`,
+        text: `Background ${f.resultText((task) => modelText(this.host, task, task.result ?? ''))}`,
       })),
       ...this.batches.undelivered().map((b) => ({ id: `batch:${b.id}`, text: b.text })),
     ];
@@ -796,7 +617,9 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
 
   /** Emits `subagent_queued` for every queued task whose cause is new or changed. */
   private reportCauses(): void {
-    for (const entry of this.scheduler.queued()) {
+    // A running writer waiting to realize a claim is reported at position 0.
+    const waiting = this.scheduler.waitingToWrite().map((w) => ({ ...w, position: 0 }));
+    for (const entry of [...this.scheduler.queued(), ...waiting]) {
       if (this.lastCause.get(entry.taskId) === entry.cause) continue;
       this.lastCause.set(entry.taskId, entry.cause);
       this.host.emit({
@@ -809,7 +632,7 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       });
     }
     for (const taskId of this.lastCause.keys())
-      if (this.scheduler.position(taskId) === 0) this.lastCause.delete(taskId);
+      if (this.scheduler.causeOf(taskId) === undefined) this.lastCause.delete(taskId);
   }
 
   private notify(): void {
@@ -829,11 +652,4 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       this.changed.push(check);
     });
   }
-}
-
-function cancelReason(signal: AbortSignal): string {
-  const reason = signal.reason;
-  if (reason instanceof SubagentError) return reason.message;
-  if (reason instanceof Error && reason.name !== 'TimeoutError' && reason.message) return reason.message;
-  return 'cancelled';
 }

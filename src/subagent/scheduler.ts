@@ -20,6 +20,11 @@ export interface Claim {
    * declared nothing). A serialized `task` writer keeps its checkout to itself (SPEC 9).
    */
   shrinkable?: boolean;
+  /**
+   * The writer writes in its own worktree and this claim stands for its merge (SPEC 9): its shell cannot
+   * touch the shared checkout, so nothing it runs widens the claim.
+   */
+  ownCheckout?: boolean;
 }
 
 export interface SlotRequest {
@@ -35,6 +40,8 @@ export interface SlotRequest {
    * holds, so a nested request that cannot start at once fails instead of queueing (no deadlock).
    */
   parent?: string;
+  /** How messages name the task (e.g. its fleet item); default `task <id>`. */
+  label?: string;
 }
 
 export interface SchedulerLimits {
@@ -46,18 +53,30 @@ export interface SchedulerLimits {
   batch: number;
 }
 
-/** A granted slot. Every method is safe to call after release (it does nothing). */
+/**
+ * A granted slot: what "the scheduler admitted a task" hands to whatever runs it (SPEC 10). The runner
+ * calls `realize`/`widen` before writes and `release` when the task ends; the scheduler never runs
+ * anything itself, so a different runner (another process, a remote queue) can hold the lease instead.
+ * Every method is safe to call after release (it does nothing).
+ */
 export interface Lease {
   readonly taskId: string;
+  /** The task ended: its slot and every claim it held are free again. A pending wait rejects. */
   release(): void;
   /**
-   * A path-bound write of `path` (relative to the claim's checkout) is about to happen. Fails with the
-   * cause when another running writer's claim covers that file or its directory claim realized it first.
+   * A path-bound write of `path` (relative to the claim's checkout) is about to happen. Resolves once the
+   * file is this writer's: at once, or after the running writer holding it (as a file claim, the whole
+   * workspace, or a file its directory claim realized first) has ended; meanwhile the task waits with
+   * the cause. Rejects with ClaimDeadlockError when the holder waits on this writer in turn, and with the
+   * signal's reason when it aborts.
    */
-  realize(path: string): { ok: true } | { ok: false; cause: WaitCause };
-  /** A `bash` or MCP write: the claim becomes the whole workspace again and can no longer shrink. */
-  widen(): void;
-  /** After path-bound writes only: the claim shrinks to the files actually written. */
+  realize(path: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * A `bash` or MCP write: the claim becomes the whole workspace again and can no longer shrink. Waits
+   * like `realize` for every other writer of the checkout to end (same rejections).
+   */
+  widen(signal?: AbortSignal): Promise<void>;
+  /** After path-bound writes only: a shrinkable claim shrinks to the files actually written. */
   shrink(): void;
 }
 
@@ -71,6 +90,21 @@ export class NestedAcquisitionError extends Error {
   override name = 'NestedAcquisitionError';
 }
 
+/** Running writers wait on each other's claims in a cycle: none of them could ever go on. */
+export class ClaimDeadlockError extends Error {
+  override name = 'ClaimDeadlockError';
+}
+
+/** A running writer waiting to realize a file (or, widening, the whole workspace). */
+interface ClaimWait {
+  path: string;
+  cause: WaitCause;
+  /** The running tasks it waits for. */
+  blockers: string[];
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
 interface Holder {
   request: SlotRequest;
   /** The claim as it stands now (realize/shrink/widen change it). */
@@ -78,6 +112,8 @@ interface Holder {
   /** Files written through path-bound tools. */
   realized: Set<string>;
   widened: boolean;
+  /** Set while the writer waits for a claim another running writer holds. */
+  wait?: ClaimWait;
 }
 
 interface Waiter {
@@ -117,6 +153,12 @@ function collision(
   return undefined;
 }
 
+/** What a running writer holds: its claim, the files it realized, and what it waits to realize. */
+function heldPaths(holder: Holder): 'workspace' | string[] {
+  if (holder.paths === 'workspace' || holder.wait?.path === WHOLE_WORKSPACE) return 'workspace';
+  return [...holder.paths, ...holder.realized, ...(holder.wait ? [holder.wait.path] : [])];
+}
+
 /**
  * The one scheduler behind `task`, coordinated batches and `fleet` (SPEC 7.3, 8, 10): at most
  * `limits.total` subagents and `limits.writers` writers at once, at most `limits.batch` per batch, and
@@ -152,9 +194,18 @@ export class SubagentScheduler {
     return this.queue.findIndex((w) => w.request.taskId === taskId) + 1;
   }
 
-  /** Why a queued task waits; undefined when it is not queued. */
+  /** Why a queued task, or a running writer waiting to realize a claim, waits; undefined when it does not. */
   causeOf(taskId: string): WaitCause | undefined {
-    return this.queue.find((w) => w.request.taskId === taskId)?.cause;
+    return (
+      this.queue.find((w) => w.request.taskId === taskId)?.cause ?? this.holders.get(taskId)?.wait?.cause
+    );
+  }
+
+  /** Running writers waiting for a claim another running writer holds, with the cause. */
+  waitingToWrite(): { taskId: string; cause: WaitCause }[] {
+    return [...this.holders.values()].flatMap((h) =>
+      h.wait ? [{ taskId: h.request.taskId, cause: h.wait.cause }] : [],
+    );
   }
 
   /**
@@ -244,8 +295,7 @@ export class SubagentScheduler {
     for (const holder of this.holders.values()) {
       const held = holder.request.claim;
       if (!held || held.checkout !== claim.checkout || holder.request.taskId === self) continue;
-      const heldPaths = holder.paths === 'workspace' ? 'workspace' : [...holder.paths, ...holder.realized];
-      const path = collision(wanted, heldPaths);
+      const path = collision(wanted, heldPaths(holder));
       if (path !== undefined) return `claim: ${path} held by ${holder.request.taskId}`;
     }
     // FIFO: an earlier waiting writer keeps what it claimed, so a later one cannot overtake it.
@@ -278,20 +328,19 @@ export class SubagentScheduler {
         if (released) return;
         released = true;
         this.holders.delete(request.taskId);
+        const wait = holder.wait;
+        holder.wait = undefined;
+        wait?.reject(new Error(`task ${request.taskId} ended while it waited for ${wait.cause}`));
         this.reschedule();
       },
-      realize: (path) => {
-        if (released || !request.claim) return { ok: true };
-        const file = normalize(path);
-        const conflict = this.realizeConflict(holder, file);
-        if (conflict) return { ok: false, cause: conflict };
-        holder.realized.add(file);
-        return { ok: true };
-      },
-      widen: () => {
+      realize: async (path, signal) => {
         if (released || !request.claim) return;
+        await this.claimFor(holder, normalize(path), signal);
+      },
+      widen: async (signal) => {
+        if (released || !request.claim || request.claim.ownCheckout) return;
         holder.widened = true;
-        holder.paths = 'workspace';
+        await this.claimFor(holder, WHOLE_WORKSPACE, signal);
       },
       shrink: () => {
         if (released || !request.claim?.shrinkable || holder.widened) return;
@@ -301,21 +350,124 @@ export class SubagentScheduler {
     };
   }
 
-  /** A file another running writer of the same checkout holds: as a file claim, or realized first. */
-  private realizeConflict(self: Holder, file: string): WaitCause | undefined {
+  /**
+   * The running writers (other than `self`) whose claims keep `self` from writing `path` (a file, or the
+   * whole workspace), with the first path in the way. Against a file, a directory claim holds only what
+   * it realized; the whole workspace collides with every claim.
+   */
+  private blockersOf(self: Holder, path: string): { taskId: string; path: string }[] {
     const checkout = self.request.claim?.checkout;
+    const blockers: { taskId: string; path: string }[] = [];
     for (const other of this.holders.values()) {
       if (other === self || other.request.claim?.checkout !== checkout) continue;
-      if (other.realized.has(file)) return `claim: ${file} held by ${other.request.taskId}`;
-      if (other.paths === 'workspace') return `claim: ${WHOLE_WORKSPACE} held by ${other.request.taskId}`;
-      if (other.paths.some((p) => !isDirectory(p) && p === file))
-        return `claim: ${file} held by ${other.request.taskId}`;
+      const claimed = other.paths === 'workspace' ? [WHOLE_WORKSPACE] : other.paths;
+      const held = [...claimed, ...other.realized];
+      const hit =
+        path === WHOLE_WORKSPACE
+          ? held[0]
+          : held.find((p) => p === WHOLE_WORKSPACE || (p === path && !isDirectory(p)));
+      if (hit !== undefined) blockers.push({ taskId: other.request.taskId, path: hit });
+    }
+    return blockers;
+  }
+
+  /**
+   * Makes `path` part of `self`'s claim: at once when no running writer holds it, else after they end.
+   * A wait that would close a cycle of running writers waiting on each other fails at once.
+   */
+  private claimFor(self: Holder, path: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const blockers = this.blockersOf(self, path);
+    if (blockers.length === 0) {
+      this.take(self, path);
+      return Promise.resolve();
+    }
+    const cause: WaitCause = `claim: ${blockers[0].path} held by ${blockers[0].taskId}`;
+    const cycle = this.cycleThrough(
+      self.request.taskId,
+      blockers.map((b) => b.taskId),
+    );
+    if (cycle)
+      return Promise.reject(new ClaimDeadlockError(this.deadlockMessage(self, path, blockers[0], cycle)));
+    return new Promise<void>((resolve, reject) => {
+      const wait: ClaimWait = { path, cause, blockers: blockers.map((b) => b.taskId), resolve, reject };
+      self.wait = wait;
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (self.wait !== wait) return;
+          self.wait = undefined;
+          reject(signal.reason);
+          this.reschedule();
+        },
+        { once: true },
+      );
+      this.changed();
+    });
+  }
+
+  /** `path` is the holder's now: a realized file, or the whole workspace. */
+  private take(holder: Holder, path: string): void {
+    if (path === WHOLE_WORKSPACE) holder.paths = 'workspace';
+    else holder.realized.add(path);
+    this.changed();
+  }
+
+  /** The chain of waiting writers from one of `blockers` back to `self`, if there is one. */
+  private cycleThrough(self: string, blockers: readonly string[]): string[] | undefined {
+    const visit = (taskId: string, chain: string[]): string[] | undefined => {
+      if (taskId === self) return chain;
+      if (chain.includes(taskId)) return undefined;
+      const next = this.holders.get(taskId)?.wait?.blockers ?? [];
+      for (const blocker of next) {
+        const found = visit(blocker, [...chain, taskId]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    for (const blocker of blockers) {
+      const found = visit(blocker, []);
+      if (found) return found;
     }
     return undefined;
   }
 
+  private deadlockMessage(
+    self: Holder,
+    path: string,
+    first: { taskId: string; path: string },
+    cycle: readonly string[],
+  ): string {
+    const links = [
+      `${this.nameOf(self.request.taskId)} waits for ${path} held by ${this.nameOf(first.taskId)}`,
+    ];
+    for (const taskId of cycle) {
+      const wait = this.holders.get(taskId)?.wait;
+      if (wait) links.push(`${this.nameOf(taskId)} waits for ${wait.path} (${wait.cause})`);
+    }
+    return `claim deadlock: ${links.join('; ')}. Neither can go on, so ${this.nameOf(self.request.taskId)} fails.`;
+  }
+
+  private nameOf(taskId: string): string {
+    return this.holders.get(taskId)?.request.label ?? `task ${taskId}`;
+  }
+
   /** Grants every waiting request that can now run, in queue order, and refreshes the others' causes. */
   private reschedule(): void {
+    // Running writers waiting for a claim go first: they already hold a slot.
+    for (const holder of this.holders.values()) {
+      const wait = holder.wait;
+      if (!wait) continue;
+      const blockers = this.blockersOf(holder, wait.path);
+      if (blockers.length === 0) {
+        holder.wait = undefined;
+        this.take(holder, wait.path);
+        wait.resolve();
+      } else {
+        wait.blockers = blockers.map((b) => b.taskId);
+        wait.cause = `claim: ${blockers[0].path} held by ${blockers[0].taskId}`;
+      }
+    }
     let progressed = true;
     while (progressed) {
       progressed = false;

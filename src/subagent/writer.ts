@@ -1,6 +1,7 @@
 import type { ShellSandbox } from '../sandbox/sandbox.js';
 import { withRepoLock } from '../worktree/git.js';
 import { inspectRepo, type RepoState } from '../worktree/repo.js';
+import { carryOver, type StagedRefs, stageRefs } from '../worktree/staged-refs.js';
 import { restoreStore, type StoreSnapshot, snapshotStore } from '../worktree/store-guard.js';
 import {
   addWorktree,
@@ -61,7 +62,14 @@ export interface PreparedWriter {
   root: string;
   /** The writer's own sandbox, rooted at its worktree (absent: the run's sandbox, rooted at the project). */
   sandbox?: ShellSandbox;
-  worktree?: Worktree & { repoTop: string; commonDir: string; snapshot: StoreSnapshot };
+  /**
+   * Its worktree, and how the shared store is kept: `staged` (the sandbox lets only private ref copies
+   * change; the writer's own branch is carried over) or `snapshot` (checked and put back afterwards).
+   */
+  worktree?: Worktree & { repoTop: string; commonDir: string } & (
+      | { staged: StagedRefs; snapshot?: undefined }
+      | { snapshot: StoreSnapshot; staged?: undefined }
+    );
   /** Added to the child's system prompt (isolated writers only). */
   preamble?: string;
 }
@@ -87,14 +95,19 @@ export async function prepareWriter(
   if (plan.isolation === 'serialize' || repo.kind !== 'git' || repo.head === null)
     return { root: projectRoot };
   const head = repo.head;
-  const { worktree, snapshot } = await withRepoLock(repo.commonDir, async () => {
+  const { worktree, kept } = await withRepoLock(repo.commonDir, async () => {
     const made = await addWorktree(repo.top, head, env);
-    return { worktree: made, snapshot: await snapshotStore(repo.top, repo.commonDir) };
+    return {
+      worktree: made,
+      kept: sandbox.stagesRefs
+        ? { staged: stageRefs(repo.commonDir, made) }
+        : { snapshot: await snapshotStore(repo.top, repo.commonDir) },
+    };
   });
   return {
     root: worktree.path,
-    sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir }),
-    worktree: { ...worktree, repoTop: repo.top, commonDir: repo.commonDir, snapshot },
+    sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir, staged: kept.staged }),
+    worktree: { ...worktree, repoTop: repo.top, commonDir: repo.commonDir, ...kept },
     preamble: writerPreambleTemplate.replace('{{branch}}', worktree.branch).trim(),
   };
 }
@@ -102,28 +115,32 @@ export async function prepareWriter(
 export interface FinishedWriter {
   state: WorktreeState;
   removed: boolean;
-  /** What cadre undid in the shared git store after the writer. */
+  /** What cadre undid in the shared git store after the writer (a snapshot-guarded writer). */
   undone: string[];
+  /** What the writer changed in its private view of the store and cadre did not apply (a staged one). */
+  blocked: string[];
 }
 
 /**
- * After a writer (completed, failed or cancelled): puts back anything it changed in the shared store
- * besides task branches, then keeps a dirty worktree or one with commits for salvage and removes a clean
- * one with no commits, branch included (SPEC 9).
+ * After a writer (completed, failed or cancelled): carries its own branch over from its private ref copies
+ * and reports what else it tried to change (staged), or puts back anything it changed in the shared store
+ * besides task branches (snapshot); then keeps a dirty worktree or one with commits for salvage and
+ * removes a clean one with no commits, branch included (SPEC 9).
  */
 export async function finishWriter(
   worktree: NonNullable<PreparedWriter['worktree']>,
 ): Promise<FinishedWriter> {
   return withRepoLock(worktree.commonDir, async () => {
+    const blocked = worktree.staged ? await carryOver(worktree.repoTop, worktree.staged) : [];
     // Any writer's branch may come and go meanwhile (concurrent writers); every other ref is the user's.
-    const undone = await restoreStore(worktree.repoTop, worktree.commonDir, worktree.snapshot, (ref) =>
-      ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`),
-    );
+    const undone = worktree.snapshot
+      ? await restoreStore(worktree.repoTop, worktree.commonDir, worktree.snapshot, (ref) =>
+          ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`),
+        )
+      : [];
     const state = await inspectWorktree(worktree.repoTop, worktree);
-    if (!state.dirty && state.commits.length === 0) {
-      await removeWorktree(worktree.repoTop, worktree);
-      return { state, removed: true, undone };
-    }
-    return { state, removed: false, undone };
+    const removed = !state.dirty && state.commits.length === 0;
+    if (removed) await removeWorktree(worktree.repoTop, worktree);
+    return { state, removed, undone, blocked };
   });
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { render } from 'ink';
 import type { RuntimeFlags } from '../agent/runtime.js';
+import { reviewText } from '../agent/session-review.js';
 import { printWarnings, requireProfile } from '../cli/bootstrap.js';
 import { UsageError } from '../cli/errors.js';
 import { ConfigError } from '../config/load.js';
@@ -8,6 +9,7 @@ import { openWorkspace } from '../config/workspace.js';
 import type { SessionController } from '../controller/session-controller.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
+import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { App } from './app.js';
 import { ProjectFiles } from './input/file-index.js';
@@ -77,6 +79,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     const [{ SessionController }, { openSessionStore }] = await Promise.all([
       import('../controller/session-controller.js'),
       import('../session/store.js'),
+      probeSandboxAhead(workspace.loaded.config.sandbox ?? 'auto'),
     ]);
     store = openSessionStore(workspace.loaded.globalDir);
     controller = await SessionController.open({ workspace, flags, store, interactive: true });
@@ -119,6 +122,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     );
     if (theme.caps.colorLevel > 0) void loadHighlighter();
     await app.waitUntilExit();
+    // `session_review`: the findings stay on the terminal after the UI is gone (SPEC 4.3).
+    const review = await controller.runtime.reviewSession();
+    if (review) process.stdout.write(`${reviewText(review)}\n`);
     return 0;
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { lockRepo } from './repo-lock.js';
 
 /**
  * Every git command cadre itself runs carries these: nothing a writer committed or configured (a hook, a
@@ -72,13 +73,22 @@ export async function commitEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
 const repoLocks = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `fn` after every earlier call for the same repository (its common git dir) has settled: cadre's own
- * changes to a shared store (adding and removing writers' worktrees and branches, the guard's checks) never
+ * Runs `fn` after every earlier call for the same repository (its common git dir) has settled, in this
+ * process and in every other cadre process (a lock file in the common dir): cadre's own changes to a
+ * shared store (adding and removing writers' worktrees and branches, carrying refs over, merging) never
  * race each other on git's lock files.
  */
 export function withRepoLock<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
   const previous = repoLocks.get(commonDir) ?? Promise.resolve();
-  const next = previous.then(fn, fn);
+  const locked = async () => {
+    const release = await lockRepo(commonDir);
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+  const next = previous.then(locked, locked);
   const settled = next.catch(() => undefined);
   repoLocks.set(commonDir, settled);
   void settled.then(() => {

@@ -1,4 +1,4 @@
-import { commitEnv, git, gitRun } from './git.js';
+import { commitEnv, git, gitRun, withRepoLock } from './git.js';
 import { inspectRepo } from './repo.js';
 import { inspectWorktree, removeWorktree } from './worktree.js';
 
@@ -45,6 +45,15 @@ export async function mergeRetained(
   writer: RetainedWriter,
 ): Promise<{ sha: string; commits: number; into: string }> {
   const target = await checkTarget(cwd, writer);
+  return withRepoLock(target.commonDir, () => mergeChecked(target.top, target.branch, writer));
+}
+
+async function mergeChecked(
+  top: string,
+  branch: string | null,
+  writer: RetainedWriter,
+): Promise<{ sha: string; commits: number; into: string }> {
+  const target = { top, branch };
   const state = await inspectWorktree(target.top, writer);
   if (state.dirty)
     throw new MergeRefused(
@@ -84,5 +93,7 @@ export async function mergeRetained(
 
 /** `cadre tasks discard`: the worktree (with whatever it holds) and the branch are removed. */
 export async function discardRetained(writer: RetainedWriter): Promise<void> {
-  await removeWorktree(writer.repoRoot, writer);
+  const repo = await inspectRepo(writer.repoRoot).catch(() => undefined);
+  if (repo?.kind !== 'git') return removeWorktree(writer.repoRoot, writer);
+  await withRepoLock(repo.commonDir, () => removeWorktree(writer.repoRoot, writer));
 }

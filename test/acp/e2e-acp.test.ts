@@ -83,6 +83,8 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
         cwd: project.dir,
         mcpServers: [],
       });
+      // The SDK client may still be dispatching the last replayed notifications when the response resolves.
+      await again.until(() => messageText(again.updates(created.sessionId)).endsWith('now says beta.'));
       const replayed = again.updates(created.sessionId);
       expect(messageText(replayed, 'user_message_chunk')).toBe('change alpha to beta');
       expect(messageText(replayed)).toBe('Editing a.txt.Done: a.txt now says beta.');
@@ -174,9 +176,10 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       const [request] = await server.waitForRequests(1);
       await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
       const response = await prompt;
-      const answeredAt = Date.now();
       expect(response.stopReason).toBe('cancelled');
-      expect(answeredAt).toBeLessThan(request.startedAt + 2000);
+      // The server's log: cadre hung up on the request during the delay, before any reply was sent.
+      await expect.poll(() => request.endedAt, { timeout: 5000, interval: 20 }).toBeDefined();
+      expect((request.endedAt ?? Number.POSITIVE_INFINITY) - request.startedAt).toBeLessThan(2000);
       expect(messageText(acp.updates(sessionId))).not.toContain('too late');
       await acp.close();
     },
@@ -228,6 +231,112 @@ describe('cadre acp asks and plans', () => {
           { content: 'report', priority: 'medium', status: 'pending' },
         ],
       });
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp deny with message', () => {
+  it(
+    'the fourth option denies with a message taken from _meta or asked for by a form, and the model reads it',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('bash', { command: 'rm -rf build' }))
+          .turn((t) => t.tool('bash', { command: 'rm notes.txt' }))
+          .turn((t) => t.tool('bash', { command: 'rm a.txt' }))
+          .turn((t) => t.text('I will leave the files alone.')),
+      );
+      const project = servedProject(server, { files: { 'notes.txt': 'n\n', 'a.txt': 'a\n' } });
+      const acp = spawnAcp(project, [], { forms: true });
+      await acp.initialize({ elicitation: { form: {} } });
+      const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      const asked: string[][] = [];
+      const replies = [
+        // An editor that can attach text sends it in the response's _meta.
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback', _meta: { message: 'keep build/' } } },
+        // Without it, cadre asks for the message with a form (accepted here, dismissed next).
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback' } },
+        { outcome: { outcome: 'selected', optionId: 'deny_feedback' } },
+      ] as const;
+      acp.answer = (request) => {
+        asked.push(request.options.map((o) => `${o.kind}:${o.name}`));
+        return replies[asked.length - 1];
+      };
+      const forms = ['notes.txt stays', null];
+      acp.elicit = () => {
+        const message = forms.shift();
+        return message ? { action: 'accept', content: { text: message } } : { action: 'cancel' };
+      };
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'clean up' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      expect(asked[0]).toEqual([
+        'allow_once:Allow once',
+        expect.stringMatching(/^allow_always:Always allow /),
+        'reject_once:Deny',
+        'reject_once:Deny with message',
+      ]);
+      const elicitations = acp.seen.flatMap((s) => (s.kind === 'elicitation' ? [s.request] : []));
+      expect(elicitations).toHaveLength(2);
+      expect(elicitations[0]).toMatchObject({
+        mode: 'form',
+        sessionId,
+        message: expect.stringContaining('main'),
+      });
+      const toolResult = (request: number) =>
+        server.requests[request].view.messages.filter((m) => m.role === 'tool').at(-1)?.text ?? '';
+      expect(toolResult(1)).toContain('keep build/');
+      expect(toolResult(2)).toContain('notes.txt stays');
+      expect(toolResult(3)).not.toContain('notes.txt stays');
+      expect(toolResult(3)).toMatch(/denied/i);
+      expect(readFileSync(project.path('notes.txt'), 'utf8')).toBe('n\n');
+      expect(readFileSync(project.path('a.txt'), 'utf8')).toBe('a\n');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('cadre acp questions', () => {
+  it(
+    'a question without options is answered in a form when the client renders forms',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('question', { question: 'Which colour should the button be?' }))
+          .turn((t) => t.text('Teal it is.')),
+      );
+      const project = servedProject(server);
+      const acp = spawnAcp(project, [], { forms: true });
+      await acp.initialize({ elicitation: { form: {} } });
+      const { sessionId } = await acp.connection.agent.request(methods.agent.session.new, {
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      let offered: string[] = [];
+      acp.answer = (request) => {
+        offered = request.options.map((o) => o.name);
+        return { outcome: { outcome: 'selected', optionId: 'answer_text' } };
+      };
+      acp.elicit = (request) => ({
+        action: 'accept',
+        content: { text: request.message.includes('Which colour') ? 'teal' : 'wrong form' },
+      });
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'style the button' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      expect(offered).toEqual(['Type an answer', 'Decline to answer']);
+      const result = server.requests[1].view.messages.filter((m) => m.role === 'tool').at(-1)?.text;
+      expect(result).toContain('teal');
       await acp.close();
     },
     TIMEOUT,
@@ -347,12 +456,15 @@ describe('cadre acp bad input', () => {
         });
       await prompt('hello');
       expect((await prompt('/quit')).stopReason).toBe('end_turn');
+      await acp.until(() => messageText(acp.updates(sessionId)).endsWith('bye\n'));
       const before = acp.updates(sessionId).length;
       await acp.connection.agent.request(methods.agent.session.load, {
         sessionId,
         cwd: project.dir,
         mcpServers: [],
       });
+      // The SDK client may still be dispatching the last replayed notification when the response resolves.
+      await acp.until(() => messageText(acp.updates(sessionId).slice(before)).includes('first answer'));
       const replayed = acp.updates(sessionId).slice(before);
       expect(messageText(replayed, 'user_message_chunk')).toBe('hello');
       expect(messageText(replayed)).toBe('first answer');

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import {
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   ndJsonStream,
@@ -16,7 +19,8 @@ import { REPO_ROOT, type TestProject } from '../support/cli.js';
 /** What the editor side saw, in arrival order. */
 export type Seen =
   | { kind: 'update'; notification: SessionNotification; at: number }
-  | { kind: 'permission'; request: RequestPermissionRequest; at: number };
+  | { kind: 'permission'; request: RequestPermissionRequest; at: number }
+  | { kind: 'elicitation'; request: CreateElicitationRequest; at: number };
 
 export interface AcpClient {
   connection: ClientConnection;
@@ -31,7 +35,9 @@ export interface AcpClient {
   answer: (
     request: RequestPermissionRequest,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
-  initialize(): Promise<unknown>;
+  /** Answers each form elicitation (only sent when initialize declared the capability); default: decline. */
+  elicit: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  initialize(capabilities?: ClientCapabilities): Promise<unknown>;
   /** `initialize` then `session/new` in the project: the new session's id. */
   open(): Promise<string>;
   close(): Promise<void>;
@@ -45,7 +51,12 @@ const ALLOW_ONCE = (request: RequestPermissionRequest): RequestPermissionRespons
 });
 
 /** Spawns `cadre acp` in `project` and connects the SDK's own client-side connection, as an editor does. */
-export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
+export function spawnAcp(
+  project: TestProject,
+  args: string[] = [],
+  /** Handle form elicitations (`acp.elicit`); only the tests about them register the handler. */
+  options: { forms?: boolean } = {},
+): AcpClient {
   const child = spawn(process.execPath, [`${REPO_ROOT}/bin/cadre.js`, 'acp', ...args], {
     cwd: project.dir,
     // Real credentials never reach a test run: a misrouted test must fail, not call a paid API.
@@ -77,6 +88,7 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
     child,
     seen,
     answer: ALLOW_ONCE,
+    elicit: () => ({ action: 'decline' }),
     connection: undefined as unknown as ClientConnection,
     stderr: () => stderr,
     updates: (sessionId) =>
@@ -87,10 +99,10 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
       if (check()) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ check, resolve }));
     },
-    initialize: () =>
+    initialize: (capabilities = {}) =>
       acp.connection.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: {},
+        clientCapabilities: capabilities,
         clientInfo: { name: 'cadre-test', version: '0' },
       }),
     async open() {
@@ -108,7 +120,7 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
         await new Promise((r) => child.once('exit', r));
     },
   };
-  const app = client({ name: 'cadre-test' })
+  const base = client({ name: 'cadre-test' })
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       seen.push({ kind: 'permission', request: params, at: Date.now() });
       notify();
@@ -118,6 +130,13 @@ export function spawnAcp(project: TestProject, args: string[] = []): AcpClient {
       seen.push({ kind: 'update', notification: params, at: Date.now() });
       notify();
     });
+  const app = options.forms
+    ? base.onRequest(methods.client.elicitation.create, ({ params }) => {
+        seen.push({ kind: 'elicitation', request: params, at: Date.now() });
+        notify();
+        return acp.elicit(params);
+      })
+    : base;
   acp.connection = app.connect(
     ndJsonStream(
       Writable.toWeb(child.stdin as Writable),

@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from '../../src/agent/events.js';
+import { composeGate } from '../../src/agent/gate-options.js';
 import { type LoopOptions, runAgentLoop } from '../../src/agent/loop.js';
 import type {
   ModelCaller,
@@ -175,22 +179,49 @@ describe('runAgentLoop', () => {
     expect(unknown.value).toBe('Unknown tool "nope". Available tools: r.');
   });
 
-  it('gives the model the denial with layer and rule, and records it', async () => {
+  it("gives the model the real gate's denial with layer, rule and file:line, and records it", async () => {
     const log: string[] = [];
-    const tool = recordingTool('w', 'write', log, { now: 0, max: 0 });
+    const tool = recordingTool('write', 'write', log, { now: 0, max: 0 });
     const denials: unknown[] = [];
     const { caller, requests } = scriptedCaller([
-      { calls: [{ id: 'a', name: 'w', input: { id: 'x' } }] },
+      { calls: [{ id: 'a', name: 'write', input: { id: 'x' } }] },
       { text: 'ok' },
     ]);
-    const opts = options(caller, [tool]);
-    opts.tools.gate = gateWith({ w: 'deny' });
-    opts.tools.onDenied = (d) => denials.push(d);
-    await runAgentLoop(opts);
-    const [res] = toolResults(requests[1].messages.at(-1)!);
-    expect(res.value).toBe('Permission denied: deny by config rule "w" (test.json:1).');
-    expect(denials).toEqual([expect.objectContaining({ tool: 'w', layer: 'config', rule: 'w' })]);
-    expect(log).toEqual([]);
+    const root = mkdtempSync(join(tmpdir(), 'cadre-loop-'));
+    try {
+      const text = '{\n  "permission": {\n    "deny": ["write"]\n  }\n}\n';
+      const config = JSON.parse(text);
+      const opts = options(caller, [tool]);
+      opts.tools.gate = composeGate({
+        loaded: {
+          config,
+          files: [{ path: '/cfg/config.json', text, config }],
+          globalDir: '/cfg',
+          projectRoot: root,
+          projectTrusted: false,
+          untrusted: [],
+        },
+        safety: 'full',
+        yes: false,
+        headless: false,
+        root,
+      });
+      opts.tools.onDenied = (d) => denials.push(d);
+      await runAgentLoop(opts);
+      const [res] = toolResults(requests[1].messages.at(-1)!);
+      expect(res.value).toMatch(/^Permission denied: .*write.*\/cfg\/config\.json:3/);
+      expect(denials).toEqual([
+        expect.objectContaining({
+          tool: 'write',
+          layer: 'config',
+          rule: 'write',
+          source: '/cfg/config.json:3',
+        }),
+      ]);
+      expect(log).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('asks, and on "always" records the approval and runs the call', async () => {
@@ -293,26 +324,27 @@ describe('runAgentLoop', () => {
     expect(log).toEqual([]);
   });
 
-  it('keeps reminders pending when the turn cap stops the run before they are delivered', async () => {
-    const delivered: string[] = [];
-    const { caller } = scriptedCaller([{ calls: [{ id: 'a', name: 'r', input: { id: '1' } }] }]);
-    const tool = recordingTool('r', 'read', [], { now: 0, max: 0 });
-    let offered = false;
-    const result = await runAgentLoop(
-      options(caller, [tool], {
-        maxTurns: 1,
-        reminders: {
-          pending: () => (offered ? [{ id: 't1', text: 'late result' }] : []),
-          delivered: (ids) => delivered.push(...ids),
-          wait: async () => false,
-        },
-        onTurnCommitted: () => {
-          offered = true;
-        },
-      }),
+  it('acknowledges a reminder only once the turn that carried it is committed', async () => {
+    const reminders = (delivered: string[]) => ({
+      pending: () => (delivered.includes('t1') ? [] : [{ id: 't1', text: 'background result' }]),
+      delivered: (ids: readonly string[]) => delivered.push(...ids),
+      wait: async () => false,
+    });
+    // The model fails on the turn that carried the reminder: it stays pending for the next run.
+    const failed: string[] = [];
+    const broken = scriptedCaller([{ error: new Error('boom') }]);
+    const result = await runAgentLoop(options(broken.caller, [], { reminders: reminders(failed) }));
+    expect(result.stopReason).toBe('model_error');
+    expect(broken.requests[0].messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(broken.requests[0].messages)).toContain('background result');
+    expect(failed).toEqual([]);
+    // The same reminder on a turn that completes is acknowledged exactly once.
+    const done: string[] = [];
+    const ok = scriptedCaller([{ text: 'seen' }]);
+    expect((await runAgentLoop(options(ok.caller, [], { reminders: reminders(done) }))).stopReason).toBe(
+      'completed',
     );
-    expect(result.stopReason).toBe('max_turns');
-    expect(delivered).toEqual([]);
+    expect(done).toEqual(['t1']);
   });
 
   it('decides a write again after an earlier write of the same turn ran, and a stricter outcome wins', async () => {

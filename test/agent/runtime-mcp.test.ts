@@ -22,7 +22,8 @@ async function startRuntime(server: ScriptedServer, mcpServers: Record<string, o
   });
   onTestFinished(() => p.cleanup());
   const env = { ...process.env, CADRE_CONFIG_DIR: p.configDir };
-  const workspace = openWorkspace(p.dir, env);
+  // The servers are the project's own: they start only in a trusted project.
+  const workspace = openWorkspace(p.dir, env, { trustProject: true });
   const store = openSessionStore(p.configDir);
   stores.push(store);
   const { warnings, onWarning, warned } = warningWatcher();

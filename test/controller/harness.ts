@@ -15,6 +15,8 @@ export interface ModelCall {
   system: string;
   messages: ModelMessage[];
   tools: string[];
+  /** Each tool's schema, by name (the `task` enum of profiles lives here). */
+  schemas: Record<string, Record<string, unknown>>;
   route: ModelRoute;
   params: ModelParams;
   /** The text of the last message (a user prompt, a reminder, or tool results). */
@@ -61,6 +63,7 @@ function injectedModel(respond: Responder, calls: ModelCall[]) {
           system: request.system,
           messages: request.messages,
           tools: request.tools.map((t) => t.name),
+          schemas: Object.fromEntries(request.tools.map((t) => [t.name, t.inputSchema])),
           route,
           params,
           last: messageText(request.messages.at(-1)),

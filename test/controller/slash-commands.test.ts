@@ -103,6 +103,8 @@ describe('slash commands through the controller', () => {
     await s.controller.submit('task enum').outcome;
     const task = s.calls.at(-1);
     expect(task?.tools).toContain('task');
+    // The `task` tool's profile enum was rebuilt from the reloaded sources.
+    expect(JSON.stringify(task?.schemas.task)).toContain('"fresh"');
 
     rmSync(s.project.path('.cadre/agents/helper.md'));
     const gone = await s.controller.submit('/agents reload').outcome;
@@ -212,6 +214,41 @@ describe('slash commands through the controller', () => {
     expect(kill.text).toContain(started.taskId);
     expect(await s.next('subagent_end')).toMatchObject({ status: 'cancelled' });
     expect((await s.controller.submit(`/kill ${started.taskId}`).outcome).error).toContain('not running');
+  });
+
+  it('/kill with a prefix several tasks share lists them and cancels none', async () => {
+    // Seventeen ids of hex digits: at least two share their first character.
+    const count = 17;
+    const s = await openTestSession(
+      (call) => {
+        if (call.system.startsWith('You are the helper.')) return new Promise(() => {});
+        return call.messages.length === 1
+          ? {
+              tools: Array.from({ length: count }, (_, i) => [
+                'task',
+                { agent: 'helper', prompt: `job ${i}`, background: true },
+              ]) as [string, Record<string, unknown>][],
+            }
+          : { text: 'started' };
+      },
+      {
+        files: {
+          ...FILES,
+          '.cadre/agents/helper.md': '---\nsubagent_tools: readonly\n---\nYou are the helper.\n',
+        },
+      },
+    );
+    await s.controller.submit('go').outcome;
+    await s.until(() => s.controller.snapshot().subagents.length === count);
+    const ids = s.controller.snapshot().subagents.map((t) => t.id);
+    const shared = ids.map((id) => id[0]).find((c, i, all) => all.indexOf(c) !== i) as string;
+    const kill = await s.controller.submit(`/kill ${shared}`).outcome;
+    expect(kill.isError).toBe(true);
+    expect(kill.error).toContain(`"${shared}" is ambiguous`);
+    for (const id of ids.filter((i) => i.startsWith(shared))) expect(kill.error).toContain(id);
+    expect(
+      s.controller.snapshot().subagents.every((t) => t.state === 'running' || t.state === 'queued'),
+    ).toBe(true);
   });
 
   it('/compact summarizes the older conversation; /clear starts a new session', async () => {

@@ -34,6 +34,33 @@ describe.each<Wire>(['openai', 'responses', 'anthropic'])('a broken model stream
     expect(server.requests).toHaveLength(5);
   });
 
+  it('an overloaded error event inside the stream is named and retried', async () => {
+    const server = await scriptedServer(
+      script().turn((t) => t.text(ANSWER).streamError('Overloaded', { type: 'overloaded_error', times: 1 })),
+    );
+    const run = await cadreIn(servedProject(server, { wire }), ['-p', 'hi']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${ANSWER}\n`);
+    expect(problems(run.stderr)).toEqual([
+      expect.stringMatching(/model call failed \(stream error: overloaded_error\); retrying/),
+    ]);
+    expect(server.requests.map((r) => r.answeredBy.outcome)).toEqual(['stream_error', 'answer']);
+  });
+
+  it('an invalid-request error event inside the stream is reported with its type, not retried', async () => {
+    const server = await scriptedServer(
+      script().turn((t) =>
+        t.text(ANSWER).streamError('prompt is too long', { type: 'invalid_request_error' }),
+      ),
+    );
+    const run = await cadreIn(servedProject(server, { wire }), ['-p', 'hi']);
+    expect(run.code).toBe(1);
+    expect(problems(run.stderr)).toEqual([
+      expect.stringMatching(/model call failed \(turn 1\): invalid_request_error: prompt is too long/),
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a line that is not JSON is a malformed reply, reported at once and not retried', async () => {
     const server = await scriptedServer(script().turn((t) => t.text(ANSWER).malformed()));
     const run = await cadreIn(servedProject(server, { wire }), ['-p', 'hi']);

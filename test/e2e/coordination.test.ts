@@ -129,7 +129,7 @@ describe('coordinated batch with an isolated writer, end to end', () => {
   );
 
   it(
-    "a writer's escape attempts fail or are undone and reported; nothing runs at merge; the reconciliation arrives",
+    "a writer's escape attempts fail or are kept out and reported; nothing runs at merge; the reconciliation arrives",
     async () => {
       const tag = `${process.pid}-${Date.now()}`;
       const marker = join(tmpdir(), `cadre-hook-ran-${tag}`);
@@ -171,7 +171,10 @@ describe('coordinated batch with an isolated writer, end to end', () => {
       expect(existsSync(join(home, `cadre-escape-${tag}`))).toBe(false);
       expect(readdirSync(hooks).sort()).toEqual(hooksBefore);
       expect(git(project.dir, 'rev-parse', 'refs/heads/main')).toBe(main);
-      expect(text).toMatch(/cadre undid a change to the shared git store: restored refs\/heads\/main to /);
+      // Prevented, not repaired: the writer moved main only in its private view of the refs.
+      expect(text).toMatch(
+        /cadre kept a change out of the shared git store: refs\/heads\/main was moved to [0-9a-f]{40} in the writer's view of the shared git store; not applied/,
+      );
       expect(gitOk(project.dir, 'config', '--get', 'core.hooksPath')).toBe(false);
       const writer = JSON.parse(run.stdout).subagents[0];
       const merge = await cadreIn(project, ['tasks', 'merge', writer.id]);

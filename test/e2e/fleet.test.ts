@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedServer } from '../../src/provider/scripted/server.js';
 import { script, scriptedServer } from '../support/llm-server.js';
@@ -172,6 +173,94 @@ describe('fleet end to end', () => {
       expect(items.impl.cost_usd).toBe(0);
       expect(items.bad).toMatchObject({ status: 'failed' });
       expect(items['after-bad']).toMatchObject({ status: 'cancelled', skipped: true });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'two directory claims on one directory run together; realizing the same file waits for the holder, never fails',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .rule({ system: 'You are a fleet writer.', first_user: 'first' })
+          .turn((t) => t.tool('write', { path: 'src/shared.txt', content: 'first\n' }))
+          .turn((t) => t.delay(1500).tool('write', { path: 'src/first.txt', content: 'x\n' }))
+          .text('first done')
+          .rule({ system: 'You are a fleet writer.', first_user: 'second' })
+          .turn((t) => t.delay(500).tool('write', { path: 'src/shared.txt', content: 'second\n' }))
+          .text('second done')
+          .rule({ first_user: 'go' })
+          .turn((t) =>
+            t.tool('fleet', {
+              tasks: [
+                { id: 'one', agent: 'writer', prompt: 'first', write_paths: ['src/'] },
+                { id: 'two', agent: 'writer', prompt: 'second', write_paths: ['src/'] },
+              ],
+            }),
+          )
+          .text('fleet done'),
+      );
+      const p = project(server, { subagent_write_isolation: 'serialize' });
+      const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
+        timeoutMs: TIMEOUT,
+      });
+      expect(run.code).toBe(0);
+      const result = toolResults(mainRequests(server, 'go')[1])[0].text;
+      expect(result).toMatch(/\[one\] completed/);
+      expect(result).toMatch(/\[two\] completed/);
+      const events = jsonLines(run.stdout);
+      const starts = events.filter((e) => e.type === 'subagent_start');
+      const first = starts.find((e) => String(e.description).startsWith('one:'))?.taskId;
+      const second = starts.find((e) => String(e.description).startsWith('two:'))?.taskId;
+      // Both started together (directory claims); the second waited at its write for the first to end.
+      const [oneSpan, twoSpan] = spans(server, ['first', 'second']);
+      expect(twoSpan.start).toBeLessThan(oneSpan.end);
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'subagent_queued',
+          taskId: second,
+          position: 0,
+          cause: `claim: src/shared.txt held by ${first}`,
+        }),
+      );
+      expect(readFileSync(p.path('src/shared.txt'), 'utf8')).toBe('second\n');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'writers waiting on each other fail fast with a claim deadlock naming both items',
+    async () => {
+      // Each writes its own file, then (later) the other's: each ends up waiting on the other.
+      const crossed = (builder: ReturnType<typeof script>, prompt: string, mine: string, theirs: string) =>
+        builder
+          .rule({ system: 'You are a fleet writer.', first_user: prompt })
+          .turn((t) => t.tool('write', { path: mine, content: `${prompt}\n` }))
+          .turn((t) => t.delay(800).tool('write', { path: theirs, content: `${prompt}\n` }))
+          .text(`${prompt} done`);
+      const server = await scriptedServer(
+        crossed(crossed(script(), 'alpha', 'src/a.txt', 'src/b.txt'), 'beta', 'src/b.txt', 'src/a.txt')
+          .rule({ first_user: 'go' })
+          .turn((t) =>
+            t.tool('fleet', {
+              tasks: [
+                { id: 'alpha', agent: 'writer', prompt: 'alpha', write_paths: ['src/'] },
+                { id: 'beta', agent: 'writer', prompt: 'beta', write_paths: ['src/'] },
+              ],
+            }),
+          )
+          .text('fleet done'),
+      );
+      const p = project(server, { subagent_write_isolation: 'serialize' });
+      const run = await cadreIn(p, ['-p', 'go', '--yes'], { timeoutMs: TIMEOUT });
+      expect(run.code).toBe(0);
+      const result = toolResults(mainRequests(server, 'go')[1])[0].text;
+      expect(result).toMatch(
+        /\[(alpha|beta)\] failed \(task .*\)\nclaim deadlock: fleet item "(alpha|beta)"/,
+      );
+      expect(result).toContain('fleet item "alpha"');
+      expect(result).toContain('fleet item "beta"');
+      expect(result).toMatch(/\[(alpha|beta)\] completed/);
     },
     TIMEOUT,
   );

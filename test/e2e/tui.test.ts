@@ -254,6 +254,37 @@ describe('cadre interactive UI in a real terminal', { timeout: 90_000 }, () => {
     expect(tui.history()).toMatch(/Paragraph 6 (word ){10}/);
   });
 
+  it('Ctrl+C clears the input, Tab completes a profile name, Ctrl+O prints a collapsed result in full', async () => {
+    const server = await scriptedServer(
+      script()
+        .turn((t) => t.tool('bash', { command: 'seq 101 120' }))
+        .text('Counted.'),
+    );
+    const project = servedProject(server, {
+      files: { '.cadre/agents/scribe.md': '---\ndescription: Writes notes\n---\nYou write notes.\n' },
+      config: { permission: { allow: ['bash(seq *)'] } },
+    });
+    const tui = cadreTerminal(project);
+    await tui.waitFor(/ask anything/);
+    tui.type('a draft to throw away');
+    await tui.waitFor(/› a draft to throw away/);
+    tui.type(KEYS.ctrlC);
+    await tui.waitFor((screen) => !screen.includes('a draft to throw away'));
+    tui.type('/agent scr');
+    await tui.waitFor(/› \/agent scr/);
+    tui.type(KEYS.tab);
+    await tui.waitFor(/› \/agent scribe /);
+    tui.type(KEYS.ctrlC);
+    await tui.waitFor((screen) => !screen.includes('/agent scribe'));
+    tui.type('count\r');
+    const collapsed = await tui.waitFor(/Counted\./);
+    expect(collapsed).toContain('▸ bash seq 101 120');
+    expect(collapsed).toMatch(/\+\d+ lines \(ctrl\+o or \/expand 1\)/);
+    expect(collapsed).not.toContain('118');
+    tui.type(KEYS.ctrlO);
+    await tui.waitFor(/118\n.*119\n.*120/);
+  });
+
   it('queues a prompt typed while a turn runs and shows it as queued', async () => {
     const server = await scriptedServer(
       script()

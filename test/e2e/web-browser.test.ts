@@ -15,7 +15,7 @@ const WRITER =
 const REVIEWER = '---\ndescription: reviews changes\n---\nREVIEWER-BODY: you review changes.\n';
 const SLOWPOKE = '---\ndescription: takes its time\n---\nSLOWPOKE-BODY: you are slow.\n';
 
-describe('cadre web in Chromium', () => {
+describe('cadre web in Chromium', { timeout: 90_000 }, () => {
   it('streams an answer with markdown and code, shows a tool card with its diff after an ask; a reload shows the same conversation; a past session reopens', async () => {
     const server = await scriptedServer(
       script()
@@ -185,6 +185,46 @@ describe('cadre web in Chromium', () => {
     const said = request.view.messages.map((m) => m.text);
     expect(said).toEqual(expect.arrayContaining(['remember the word avocado', 'I will remember: avocado.']));
     expect(said.at(-1)).toBe('now review what we did');
+  });
+
+  it('a running fleet is drawn as its task graph: nodes with their state, a dependency as an edge, the wait as its cause', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'SLOWPOKE-BODY' })
+        .turn((t) => t.delay(120_000).text('never seen'))
+        .rule({ last_user: 'system-reminder' })
+        .text('Noted.')
+        .rule()
+        .turn((t) =>
+          t.tool('fleet', {
+            tasks: [
+              { id: 'lint', prompt: 'run the linter', agent: 'slowpoke' },
+              { id: 'fix', prompt: 'fix what it finds', agent: 'slowpoke', depends_on: ['lint'] },
+            ],
+            background: true,
+          }),
+        )
+        .text('The fleet is running.'),
+    );
+    const project = servedProject(server, { files: { '.cadre/agents/slowpoke.md': SLOWPOKE } });
+    const web = await startWeb(project);
+    const context = await freshContext(browser());
+    const page = await openSession(context, web.url);
+
+    await sendPrompt(page, 'start the fleet');
+    await page.getByText('The fleet is running.').waitFor();
+    const graph = page.getByRole('img', { name: /^Fleet .* · open:/ });
+    await graph.waitFor();
+    const label = (await graph.getAttribute('aria-label')) ?? '';
+    expect(label).toContain('slowpoke: lint: running');
+    expect(label).toContain('slowpoke: fix: queued (waiting: dependencies: lint)');
+    expect(await graph.locator('.graph-node.state-running').count()).toBe(1);
+    expect(await graph.locator('.graph-node.state-queued').count()).toBe(1);
+    expect(await graph.locator('.graph-edge-dependency').count()).toBe(1);
+    // The waiting item is listed too, with why it waits and its Kill button.
+    const waiting = page.getByRole('listitem', { name: /fix what it finds/ });
+    await waiting.getByText('queued, waiting for dependencies: lint').waitFor();
+    await waiting.getByRole('button', { name: 'Kill' }).waitFor();
   });
 
   it('a background subagent appears in the panel and its Kill button cancels it', async () => {

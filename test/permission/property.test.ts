@@ -93,14 +93,39 @@ describe('permission properties (seeded fuzz)', async () => {
   }
 
   it('never allows a call the floor refuses, whatever the rules and --yes', () => {
+    // The oracle is SPEC 6.3 and 6.5 written out, never the engine: each call's class, each floor's reach.
+    const CLASS: Record<string, 'read' | 'write' | 'destructive'> = {
+      'ls -la': 'read',
+      'git diff': 'read',
+      'git push origin': 'destructive',
+      'rm -rf x': 'destructive',
+      'cat a > out': 'write',
+      'cat a > /etc/x': 'destructive',
+      'echo $(rm x)': 'destructive',
+      'curl x | sh': 'destructive',
+      'sudo ls': 'destructive',
+      'eval ls': 'destructive',
+    };
+    const ADMITS: Record<SafetyFloor, readonly string[]> = {
+      'read-only': ['read'],
+      'non-destructive': ['read', 'write'],
+      full: ['read', 'write', 'destructive'],
+    };
+    const classOf = ({ call }: AnalysedCall) =>
+      call.subject.kind === 'bash' ? CLASS[call.subject.command] : call.tool === 'read' ? 'read' : 'write';
     const random = prng(42);
+    let refused = 0;
     for (let i = 0; i < 3000; i++) {
       const policy = randomPolicy(random);
       const call = pick(random, calls);
       const decision = decidePermission(policy, call);
-      const floorRefuses = decidePermission({ ...policy, layers: [], yes: false }, call).layer === 'floor';
-      if (floorRefuses) expect(decision.action).toBe('deny');
+      if (ADMITS[policy.floor].includes(classOf(call))) continue;
+      refused++;
+      expect(decision.action).toBe('deny');
+      expect(decision.layer).toBe('floor');
     }
+    // The property was exercised, not vacuously true.
+    expect(refused).toBeGreaterThan(500);
   });
 
   it('never turns a deny into an allow by appending a deny rule', () => {

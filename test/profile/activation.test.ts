@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { composeGate } from '../../src/agent/gate-options.js';
 import {
   type ActivationState,
   activateProfile,
@@ -8,6 +9,7 @@ import {
 } from '../../src/profile/activation.js';
 import { loadProfiles, type ProfileRegistry } from '../../src/profile/load.js';
 import { loadPrompts, type PromptSet } from '../../src/profile/prompts.js';
+import type { PermissionSubject } from '../../src/tool/tool.js';
 import { type TempTree, tempTree } from './tree.js';
 
 let tree: TempTree;
@@ -41,6 +43,62 @@ function must(result: ReturnType<typeof activateProfile>): ActivationState {
   if (!result.ok) throw new Error(result.message);
   return result.state;
 }
+
+describe('the lists the view reports are what the gate enforces (SPEC 4.1)', () => {
+  /** The gate the runtime composes for this layer state, and its answer for one call of `tool`. */
+  function enforced(state: ActivationState) {
+    const root = tree.path('project');
+    const gate = composeGate({
+      loaded: {
+        config: {},
+        files: [],
+        globalDir: tree.path('global'),
+        projectRoot: root,
+        projectTrusted: false,
+        untrusted: [],
+      },
+      profile: state.profileLayer,
+      prompt: state.promptLayer,
+      safety: 'full',
+      yes: true,
+      headless: false,
+      root,
+    });
+    const subjects: Record<string, PermissionSubject> = {
+      bash: { kind: 'bash', command: 'ls' },
+      read: { kind: 'path', paths: [`${root}/a.txt`] },
+      grep: { kind: 'path', paths: [root] },
+      write: { kind: 'path', paths: [`${root}/a.txt`] },
+      edit: { kind: 'path', paths: [`${root}/a.txt`] },
+    };
+    return async (tool: string) => {
+      const safety = tool === 'read' || tool === 'grep' ? 'read' : 'write';
+      const decision = await gate.decide({ tool, subject: subjects[tool], safety, agent: 'main' });
+      return decision.action === 'deny' ? `deny: ${decision.reason}` : decision.action;
+    };
+  }
+
+  it('denies the union of prompt and profile denies, each naming its layer, and /agent off lifts only the profile', async () => {
+    const withPrompt = must(selectPrompt(start, 'review', prompts.prompts));
+    const withAgent = must(activateProfile(withPrompt, 'reviewer', registry));
+    const decide = enforced(withAgent);
+    expect(await decide('bash')).toBe('deny: denied by profile reviewer (deny_tools: bash)');
+    expect(await decide('write')).toMatch(/^deny: denied by prompt review \(deny_tools: write\)/);
+    expect(await decide('edit')).toMatch(/^deny: denied by (profile reviewer|prompt review)/);
+    expect(await decide('read')).toBe('allow');
+    const off = enforced(deactivateProfile(withAgent));
+    expect(await off('bash')).toBe('allow');
+    expect(await off('edit')).toMatch(/^deny: denied by prompt review/);
+  });
+
+  it("denies every built-in outside a profile's allow list", async () => {
+    const decide = enforced(must(activateProfile(start, 'quiet', registry)));
+    expect(await decide('read')).toBe('allow');
+    expect(await decide('grep')).toBe('allow');
+    expect(await decide('bash')).toBe('deny: denied by profile quiet (allow_tools does not list bash)');
+    expect(await decide('write')).toMatch(/^deny: denied by profile quiet/);
+  });
+});
 
 describe('layering /prompt and /agent', () => {
   it('restores prompt body, denies, model, effort and temperature exactly after /prompt review, /agent reviewer, /agent off', () => {

@@ -107,6 +107,12 @@ describe('classifyModelError', () => {
       'server_error: The server had an error',
     ],
     [{ message: 'something odd' }, false, 'stream error', 'something odd'],
+    [
+      { type: 'error', code: 'overloaded_error', message: 'Overloaded', isRetryable: false },
+      true,
+      'stream error: overloaded_error',
+      'overloaded_error: Overloaded',
+    ],
   ])(
     'reads an error event inside a stream (%o) instead of "[object Object]"',
     (event, retryable, cause, message) => {
@@ -178,9 +184,17 @@ describe('retryDelayMs', () => {
     }
   });
 
-  it('honours retry-after as given, capped', () => {
-    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 1200)).toBe(1200);
-    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, 10_000_000)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs * 2);
+  // The expected values are written out: a server's retry-after is obeyed up to one minute, never longer.
+  it.each([
+    [1200, 1200],
+    [0, 0],
+    [-5, 0],
+    [59_999, 59_999],
+    [60_000, 60_000],
+    [60_001, 60_000],
+    [10_000_000, 60_000],
+  ])('honours retry-after %i ms as %i ms (capped at one minute)', (retryAfter, expected) => {
+    expect(retryDelayMs(1, DEFAULT_RETRY_POLICY, retryAfter)).toBe(expected);
   });
 });
 

@@ -57,6 +57,30 @@ describe('the bwrap backend', () => {
     expect(args.slice(-6)).toEqual(['--chdir', ROOT, '--', 'bash', '-c', 'echo hi']);
   });
 
+  it("binds a writer's private ref copy over the shared refs, inside its read-only git store", () => {
+    const host = fakeFs({
+      '/wt': 'dir',
+      '/r/.git': 'dir',
+      '/r/.git/objects': 'dir',
+      '/r/.git/refs/heads': 'dir',
+      '/r/.git/worktrees/wt': 'dir',
+      '/r/.git/worktrees/wt/heads': 'dir',
+    });
+    const writer = buildSandboxPolicy(settings, '/wt', {
+      writable: ['/r/.git/objects', '/r/.git/worktrees/wt'],
+      readOnly: ['/r/.git'],
+      mounts: [
+        { source: '/r/.git/worktrees/wt/heads', target: '/r/.git/refs/heads' },
+        { source: '/missing', target: '/r/.git/logs/refs/heads' },
+      ],
+    });
+    const args = bwrapSpawn(writer, 'true', '/wt', [], host).args.join(' ');
+    expect(args).toContain(
+      '--ro-bind /r/.git /r/.git --bind /wt /wt --bind /r/.git/objects /r/.git/objects --bind /r/.git/worktrees/wt /r/.git/worktrees/wt --bind /r/.git/worktrees/wt/heads /r/.git/refs/heads',
+    );
+    expect(args).not.toContain('/r/.git/logs');
+  });
+
   it('gives a private /tmp, a new PID namespace and dies with cadre', () => {
     const { args } = bwrapSpawn(policy, 'true', ROOT, [], HOST);
     expect(args.join(' ')).toContain('--unshare-pid --proc /proc --tmpfs /tmp');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Profile } from '../../src/profile/types.js';
 import { childTools } from '../../src/subagent/child-loop.js';
-import type { SubagentHost } from '../../src/subagent/manager.js';
+import type { SubagentHost } from '../../src/subagent/host.js';
 import type { LiveTask } from '../../src/subagent/task-record.js';
 import type { AnyTool, SafetyClass } from '../../src/tool/tool.js';
 

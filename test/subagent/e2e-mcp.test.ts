@@ -85,7 +85,7 @@ describe('an MCP server that hangs at start', () => {
         mcp_servers: { hanging: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
       },
     });
-    const run = await runCadre(['-p', 'go'], {
+    const run = await runCadre(['-p', 'go', '--trust-project'], {
       cwd: p.dir,
       env: { CADRE_CONFIG_DIR: p.configDir },
       timeoutMs: 25_000,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Claim,
+  ClaimDeadlockError,
   type Lease,
   NestedAcquisitionError,
   type SchedulerLimits,
@@ -171,18 +172,6 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     expect(scheduler.position('c')).toBe(1);
   });
 
-  it('two directory claims conflict only when both realize the same file', async () => {
-    const { scheduler, leases } = schedule(WIDE, [writer('a', ['src/']), writer('b', ['src/'])]);
-    await scheduler.waitFor((s) => s.runningCount === 2);
-    await Promise.resolve();
-    expect(leases.get('a')?.realize('src/one.ts')).toEqual({ ok: true });
-    expect(leases.get('b')?.realize('src/two.ts')).toEqual({ ok: true });
-    expect(leases.get('b')?.realize('src/one.ts')).toEqual({
-      ok: false,
-      cause: 'claim: src/one.ts held by a',
-    });
-  });
-
   it('after path-bound writes a shrinkable whole-workspace claim shrinks to the touched files', async () => {
     const shrinkable: SlotRequest = {
       taskId: 'w',
@@ -192,7 +181,7 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     const { scheduler, leases } = schedule(WIDE, [shrinkable, writer('x', ['other.ts'])]);
     await scheduler.waitFor((s) => s.queued().length === 1);
     await Promise.resolve();
-    leases.get('w')?.realize('mine.ts');
+    await leases.get('w')?.realize('mine.ts');
     leases.get('w')?.shrink();
     await scheduler.waitFor((s) => s.running().includes('x'));
     expect(scheduler.reserveMomentarily(claim(['mine.ts']))).toBe('claim: mine.ts held by w');
@@ -202,7 +191,7 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     const { scheduler, leases } = schedule(WIDE, [writer('w', 'workspace'), writer('x', ['other.ts'])]);
     await scheduler.waitFor((s) => s.queued().length === 1);
     await Promise.resolve();
-    leases.get('w')?.realize('mine.ts');
+    await leases.get('w')?.realize('mine.ts');
     leases.get('w')?.shrink();
     expect(scheduler.queued()).toEqual([{ taskId: 'x', position: 1, cause: 'claim: . held by w' }]);
   });
@@ -217,8 +206,8 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
     await scheduler.waitFor((s) => s.runningCount === 1);
     await Promise.resolve();
     const lease = leases.get('w') as Lease;
-    lease.realize('a.ts');
-    lease.widen();
+    await lease.realize('a.ts');
+    await lease.widen();
     lease.shrink();
     expect(scheduler.reserveMomentarily(claim(['elsewhere.ts']))).toBe('claim: . held by w');
   });
@@ -238,5 +227,238 @@ describe('SubagentScheduler: releases, realize, shrink and widen', () => {
       NestedAcquisitionError,
     );
     expect(scheduler.queued()).toEqual([]);
+  });
+});
+
+/** One step of a run-time scenario: a request, or a running writer's realize/widen/shrink/release. */
+type Step =
+  | { acquire: SlotRequest }
+  | { realize: [task: string, path: string] }
+  | { widen: string }
+  | { shrink: string }
+  | { release: string };
+
+/** Lets every promise the scheduler settled synchronously run its callbacks (no time passes). */
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Runs the steps in order; each realize/widen is recorded as `done`, `waiting` or its error message. */
+async function play(steps: Step[], limits: SchedulerLimits = WIDE) {
+  const scheduler = new SubagentScheduler(limits);
+  const leases = new Map<string, Lease>();
+  const outcomes = new Map<string, string>();
+  const track = (key: string, promise: Promise<void>) => {
+    outcomes.set(key, 'waiting');
+    promise.then(
+      () => outcomes.set(key, 'done'),
+      (error: Error) => outcomes.set(key, `${error.name}: ${error.message}`),
+    );
+  };
+  for (const step of steps) {
+    if ('acquire' in step) {
+      const { taskId } = step.acquire;
+      void scheduler.acquire(step.acquire).then((lease) => leases.set(taskId, lease));
+    } else if ('realize' in step) {
+      const [task, path] = step.realize;
+      track(`${task} realize ${path}`, (leases.get(task) as Lease).realize(path));
+    } else if ('widen' in step) track(`${step.widen} widen`, (leases.get(step.widen) as Lease).widen());
+    else if ('shrink' in step) leases.get(step.shrink)?.shrink();
+    else leases.get(step.release)?.release();
+    await flush();
+  }
+  return { scheduler, outcomes: Object.fromEntries(outcomes) };
+}
+
+const shrinkable = (taskId: string): SlotRequest => ({
+  taskId,
+  writer: true,
+  claim: { ...claim('workspace'), shrinkable: true },
+});
+
+describe('SubagentScheduler: claims at run time wait instead of failing', () => {
+  const cases: {
+    name: string;
+    steps: Step[];
+    running: string[];
+    queued?: Record<string, WaitCause>;
+    writing?: Record<string, WaitCause>;
+    outcomes: Record<string, string | RegExp>;
+  }[] = [
+    {
+      name: 'two directory claims on one directory start together and realize different files at once',
+      steps: [
+        { acquire: writer('a', ['src/']) },
+        { acquire: writer('b', ['src/']) },
+        { realize: ['a', 'src/one.ts'] },
+        { realize: ['b', 'src/two.ts'] },
+      ],
+      running: ['a', 'b'],
+      outcomes: { 'a realize src/one.ts': 'done', 'b realize src/two.ts': 'done' },
+    },
+    {
+      name: 'both realizing one file: the second waits for the first to end, then writes',
+      steps: [
+        { acquire: writer('a', ['src/']) },
+        { acquire: writer('b', ['src/']) },
+        { realize: ['a', 'src/one.ts'] },
+        { realize: ['b', 'src/one.ts'] },
+      ],
+      running: ['a', 'b'],
+      writing: { b: 'claim: src/one.ts held by a' },
+      outcomes: { 'a realize src/one.ts': 'done', 'b realize src/one.ts': 'waiting' },
+    },
+    {
+      name: 'the waiting realize goes on once the holder ends',
+      steps: [
+        { acquire: writer('a', ['src/']) },
+        { acquire: writer('b', ['src/']) },
+        { realize: ['a', 'src/one.ts'] },
+        { realize: ['b', 'src/one.ts'] },
+        { release: 'a' },
+      ],
+      running: ['b'],
+      outcomes: { 'a realize src/one.ts': 'done', 'b realize src/one.ts': 'done' },
+    },
+    {
+      name: "a directory writer realizing a file another writer's file claim holds waits for it",
+      steps: [
+        { acquire: writer('f', ['lib/x.ts']) },
+        { acquire: writer('d', ['src/']) },
+        { realize: ['d', 'lib/x.ts'] },
+      ],
+      running: ['f', 'd'],
+      writing: { d: 'claim: lib/x.ts held by f' },
+      outcomes: { 'd realize lib/x.ts': 'waiting' },
+    },
+    {
+      name: 'a file a running writer waits for goes to it, not to a writer that queued after it',
+      steps: [
+        { acquire: writer('f', ['lib/x.ts']) },
+        { acquire: writer('d', ['src/']) },
+        { realize: ['d', 'lib/x.ts'] },
+        { acquire: writer('c', ['lib/x.ts']) },
+        { release: 'f' },
+      ],
+      running: ['d'],
+      queued: { c: 'claim: lib/x.ts held by d' },
+      outcomes: { 'd realize lib/x.ts': 'done' },
+    },
+    {
+      name: 'writers waiting on each other are a deadlock: the one closing the cycle fails, naming both',
+      steps: [
+        { acquire: writer('a', ['src/']) },
+        { acquire: writer('b', ['src/']) },
+        { realize: ['a', 'src/one.ts'] },
+        { realize: ['b', 'src/two.ts'] },
+        { realize: ['a', 'src/two.ts'] },
+        { realize: ['b', 'src/one.ts'] },
+      ],
+      running: ['a', 'b'],
+      writing: { a: 'claim: src/two.ts held by b' },
+      outcomes: {
+        'a realize src/two.ts': 'waiting',
+        'b realize src/one.ts':
+          /^ClaimDeadlockError: claim deadlock: task b waits for src\/one\.ts held by task a; task a waits for src\/two\.ts/,
+      },
+    },
+    {
+      name: 'a bash write (widen) waits for the other writers of the checkout, then holds it all',
+      steps: [
+        { acquire: shrinkable('w') },
+        { realize: ['w', 'mine.ts'] },
+        { shrink: 'w' },
+        { acquire: writer('x', ['other.ts']) },
+        { widen: 'w' },
+        { acquire: writer('y', ['third.ts']) },
+      ],
+      running: ['w', 'x'],
+      queued: { y: 'claim: . held by w' },
+      writing: { w: 'claim: other.ts held by x' },
+      outcomes: { 'w realize mine.ts': 'done', 'w widen': 'waiting' },
+    },
+    {
+      name: 'two writers of one checkout that both run bash deadlock; the second fails at once',
+      steps: [
+        { acquire: shrinkable('w') },
+        { realize: ['w', 'a.ts'] },
+        { shrink: 'w' },
+        { acquire: writer('v', ['b.ts']) },
+        { widen: 'w' },
+        { widen: 'v' },
+      ],
+      running: ['w', 'v'],
+      writing: { w: 'claim: b.ts held by v' },
+      outcomes: {
+        'w widen': 'waiting',
+        'v widen': /^ClaimDeadlockError: claim deadlock: task v waits for \./,
+      },
+    },
+    {
+      name: "an isolated writer's bash never widens its claim (it writes in its own worktree)",
+      steps: [
+        { acquire: { taskId: 'i', writer: true, claim: { ...claim(['a.ts']), ownCheckout: true } } },
+        { acquire: writer('x', ['b.ts']) },
+        { widen: 'i' },
+        { acquire: writer('y', ['c.ts']) },
+      ],
+      running: ['i', 'x', 'y'],
+      outcomes: { 'i widen': 'done' },
+    },
+    {
+      name: 'a writer ending while it waits releases the wait with a reason',
+      steps: [
+        { acquire: writer('a', ['src/']) },
+        { acquire: writer('b', ['src/']) },
+        { realize: ['a', 'src/one.ts'] },
+        { realize: ['b', 'src/one.ts'] },
+        { release: 'b' },
+      ],
+      running: ['a'],
+      outcomes: {
+        'b realize src/one.ts': /^Error: task b ended while it waited for claim: src\/one\.ts held by a/,
+      },
+    },
+  ];
+
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { scheduler, outcomes } = await play(c.steps);
+      expect(scheduler.running().sort()).toEqual([...c.running].sort());
+      expect(Object.fromEntries(scheduler.queued().map((q) => [q.taskId, q.cause]))).toEqual(c.queued ?? {});
+      expect(Object.fromEntries(scheduler.waitingToWrite().map((w) => [w.taskId, w.cause]))).toEqual(
+        c.writing ?? {},
+      );
+      for (const [key, expected] of Object.entries(c.outcomes)) {
+        if (typeof expected === 'string') expect(outcomes[key], key).toBe(expected);
+        else expect(outcomes[key], key).toMatch(expected);
+      }
+    });
+  }
+
+  it('a deadlock names fleet items by their labels', async () => {
+    const scheduler = new SubagentScheduler(WIDE);
+    const a = await scheduler.acquire(writer('t1', ['src/'], { label: 'fleet item "impl" (task t1)' }));
+    const b = await scheduler.acquire(writer('t2', ['src/'], { label: 'fleet item "docs" (task t2)' }));
+    await a.realize('src/a.ts');
+    await b.realize('src/b.ts');
+    const waiting = a.realize('src/b.ts');
+    const failed = b.realize('src/a.ts');
+    await expect(failed).rejects.toBeInstanceOf(ClaimDeadlockError);
+    await expect(failed).rejects.toThrow(
+      'claim deadlock: fleet item "docs" (task t2) waits for src/a.ts held by fleet item "impl" (task t1); fleet item "impl" (task t1) waits for src/b.ts (claim: src/b.ts held by t2)',
+    );
+    b.release();
+    await expect(waiting).resolves.toBeUndefined();
+  });
+
+  it('an aborted wait rejects with the reason and frees what it waited for', async () => {
+    const scheduler = new SubagentScheduler(WIDE);
+    const a = await scheduler.acquire(writer('a', ['src/']));
+    const b = await scheduler.acquire(writer('b', ['src/']));
+    await a.realize('src/x.ts');
+    const controller = new AbortController();
+    const waiting = b.realize('src/x.ts', controller.signal);
+    controller.abort(new Error('cancelled by the user'));
+    await expect(waiting).rejects.toThrow('cancelled by the user');
+    expect(scheduler.waitingToWrite()).toEqual([]);
   });
 });

@@ -66,6 +66,12 @@ export class TurnBuilder {
     return this;
   }
 
+  /** Start the reply, then send the wire's error event (every attempt, or the first `times`). */
+  streamError(message: string, options: { type?: string; times?: number } = {}): this {
+    this.turn.stream_error = { message, ...options };
+    return this;
+  }
+
   usage(inputTokens: number, outputTokens: number): this {
     this.turn.usage = { input_tokens: inputTokens, output_tokens: outputTokens };
     return this;

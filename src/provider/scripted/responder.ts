@@ -25,6 +25,12 @@ export interface ErrorReply {
   retryAfterSeconds?: number;
 }
 
+/** An error event inside a stream (Anthropic `event: error`, a Responses `error` event, …). */
+export interface StreamErrorReply {
+  type: string;
+  message: string;
+}
+
 export type Outcome =
   | { kind: 'answer'; answer: Answer }
   | { kind: 'error'; error: ErrorReply }
@@ -34,6 +40,8 @@ export type Outcome =
   | { kind: 'truncated'; answer: Answer }
   /** Send `answer` with a line that is not JSON in it. */
   | { kind: 'malformed'; answer: Answer }
+  /** Send the start of `answer`, then the wire's error event. */
+  | { kind: 'stream_error'; answer: Answer; error: StreamErrorReply }
   /** No rule or no turn: `answer` carries the explanatory "[scripted] …" text. */
   | { kind: 'unmatched'; answer: Answer };
 
@@ -172,6 +180,7 @@ export class ScriptResponder {
       ['reset', failureCount(scripted.reset)],
       ['truncated', failureCount(scripted.truncate)],
       ['malformed', failureCount(scripted.malformed)],
+      ['stream_error', failureCount(scripted.stream_error)],
     ] as const;
     const failing = failures.some(([, count]) => count > 0);
     const attempt = failing ? this.nextAttempt(ruleIndex, turn, view) : 0;
@@ -180,6 +189,10 @@ export class ScriptResponder {
     if (kind === 'error' && scripted.error) {
       const { status, message, type, retry_after } = scripted.error;
       outcome = { kind: 'error', error: { status, message, type, retryAfterSeconds: retry_after } };
+    } else if (kind === 'stream_error' && scripted.stream_error) {
+      const { type = 'api_error', message } = scripted.stream_error;
+      const answer = this.answerOf(scripted, inputTokens, toolCallIdPrefix);
+      outcome = { kind: 'stream_error', answer, error: { type, message } };
     } else {
       const answer = this.answerOf(scripted, inputTokens, toolCallIdPrefix);
       outcome = { kind: kind ?? 'answer', answer } as Outcome;
@@ -223,7 +236,7 @@ function failureCount(failure: { times?: number } | true | undefined): number {
   return failure === true ? Number.POSITIVE_INFINITY : (failure.times ?? Number.POSITIVE_INFINITY);
 }
 
-/** Which failure delivery `attempt` gets: errors first, then resets, truncations, malformed replies. */
+/** Which failure delivery `attempt` gets: errors first, then resets, truncations, malformed replies, stream errors. */
 function failureAt<K extends string>(
   failures: readonly (readonly [K, number])[],
   attempt: number,

@@ -77,12 +77,17 @@ export const ScriptTurnSchema = z
     truncate: ScriptFailureSchema.optional(),
     /** The reply carries a line that is not JSON where the wire needs JSON. */
     malformed: ScriptFailureSchema.optional(),
+    /** The reply starts, then the stream carries the wire's error event instead of its end. */
+    stream_error: z
+      .object({ type: z.string().min(1).optional(), message: z.string(), times: positiveInt.optional() })
+      .strict()
+      .optional(),
     usage: ScriptUsageSchema.optional(),
   })
   .strict()
   .refine((turn) => Object.keys(turn).some((key) => key !== 'usage'), {
     message:
-      'a turn needs at least one of text, reasoning, tool_calls, delay_ms, error, reset, truncate, malformed',
+      'a turn needs at least one of text, reasoning, tool_calls, delay_ms, error, reset, truncate, malformed, stream_error',
   });
 export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;
 

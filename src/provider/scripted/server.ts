@@ -10,18 +10,25 @@ import {
   viewOpenAIRequest,
   type WireFormat,
 } from './request-view.js';
-import { type Answer, type ErrorReply, type Outcome, type Resolution, ScriptResponder } from './responder.js';
+import {
+  type Answer,
+  type ErrorReply,
+  type Outcome,
+  type Resolution,
+  ScriptResponder,
+  type StreamErrorReply,
+} from './responder.js';
 import { ResponsesStore, responsesTraits, viewResponsesRequest } from './responses-view.js';
 import { responsesDocument, responsesOutputItems, responsesStreamFrames } from './responses-wire.js';
 import type { Script } from './script.js';
-import type { Frames, ReplyContext } from './wire-common.js';
+import { type Frames, type ReplyContext, sseData, sseEvent } from './wire-common.js';
 
 /** What answered a request: the rule (null when none matched), the turn, and the kind of reply. */
 export interface AnsweredBy {
   rule: number | null;
   ruleName?: string;
   turn: number;
-  /** 0-based delivery count of this exact request at this turn (a retry is 1, 2, …) when the turn scripts a failure (error, reset, truncate, malformed); else 0. */
+  /** 0-based delivery count of this exact request at this turn (a retry is 1, 2, …) when the turn scripts a failure (error, reset, truncate, malformed, stream_error); else 0. */
   attempt: number;
   outcome: Outcome['kind'];
 }
@@ -86,6 +93,8 @@ interface WireCodec {
   errorBody(error: ErrorReply): unknown;
   document(answer: Answer, reply: ReplyContext, body: unknown): unknown;
   frames(answer: Answer, reply: ReplyContext, body: unknown): Frames;
+  /** The error event of a stream, sent as its `sequence`th frame. */
+  streamError(error: StreamErrorReply, sequence: number): string;
 }
 
 const CODECS: Record<WireFormat, WireCodec> = {
@@ -96,6 +105,7 @@ const CODECS: Record<WireFormat, WireCodec> = {
     errorBody: openaiErrorBody,
     document: openaiCompletion,
     frames: (answer, reply, body) => openaiStreamFrames(answer, reply, wantsUsage(body)),
+    streamError: ({ type, message }) => sseData({ error: { message, type, param: null, code: type } }),
   },
   responses: {
     view: viewResponsesRequest,
@@ -104,6 +114,8 @@ const CODECS: Record<WireFormat, WireCodec> = {
     errorBody: openaiErrorBody,
     document: (answer, reply, body) => responsesDocument(answer, reply, responsesTraits(body)),
     frames: (answer, reply, body) => responsesStreamFrames(answer, reply, responsesTraits(body)),
+    streamError: ({ type, message }, sequence) =>
+      sseEvent('error', { type: 'error', sequence_number: sequence, code: type, message, param: null }),
   },
   anthropic: {
     view: viewAnthropicRequest,
@@ -112,6 +124,7 @@ const CODECS: Record<WireFormat, WireCodec> = {
     errorBody: anthropicErrorBody,
     document: anthropicMessage,
     frames: anthropicStreamFrames,
+    streamError: (error) => sseEvent('error', { type: 'error', error }),
   },
 };
 
@@ -198,6 +211,10 @@ async function sendAnswer(
   request: { body: unknown; stream: boolean },
 ): Promise<void> {
   const { kind } = outcome;
+  if (!request.stream && kind === 'stream_error') {
+    // A whole document has no place for an event: the same error comes as the HTTP error it stands for.
+    return sendError(res, wire, { status: 500, type: outcome.error.type, message: outcome.error.message });
+  }
   if (!request.stream) {
     const text = JSON.stringify(CODECS[wire].document(outcome.answer, reply, request.body));
     if (kind === 'malformed') return sendJsonText(res, 200, MALFORMED_LINE);
@@ -214,9 +231,11 @@ async function sendAnswer(
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  if (kind === 'reset' || kind === 'truncated') {
-    await write(res, partialFrames(frames).join(''));
-    if (kind === 'reset') res.destroy();
+  if (kind === 'reset' || kind === 'truncated' || kind === 'stream_error') {
+    const partial = partialFrames(frames);
+    await write(res, partial.join(''));
+    if (kind === 'stream_error') res.end(CODECS[wire].streamError(outcome.error, partial.length));
+    else if (kind === 'reset') res.destroy();
     else res.end();
     return;
   }

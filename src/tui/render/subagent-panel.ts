@@ -20,6 +20,8 @@ export interface PanelSubagent {
 
 export interface PanelBatch {
   id: string;
+  /** A coordinator batch or a fleet; shown as `batch` when absent. */
+  kind?: string;
   status: string;
   taskIds: string[];
   startedAt: number;
@@ -42,6 +44,7 @@ const CAUSES: Record<string, string> = {
   writer: 'waiting for the writer slot',
   writers: 'waiting for the writer slot',
   claim: 'waiting for a write-path claim',
+  batch: 'waiting for its batch limit',
 };
 
 /**
@@ -66,7 +69,7 @@ export function renderSubagentPanel(
       const task = byId.get(id);
       return task !== undefined && !LIVE.has(task.state);
     }).length;
-    const line = `${glyphs.running} batch ${batch.id.slice(0, 8)} ${batch.status} ${glyphs.dot} ${done}/${batch.taskIds.length} done ${glyphs.dot} ${formatElapsed(now - batch.startedAt)}`;
+    const line = `${glyphs.running} ${batch.kind ?? 'batch'} ${batch.id.slice(0, 8)} ${batch.status} ${glyphs.dot} ${done}/${batch.taskIds.length} done ${glyphs.dot} ${formatElapsed(now - batch.startedAt)}`;
     rows.push(style.cyan(truncate(line, width, glyphs.ellipsis)));
   }
   for (const task of subagents) {
@@ -76,7 +79,9 @@ export function renderSubagentPanel(
     let doing: string;
     if (task.state === 'queued') {
       const cause = task.queue ? (CAUSES[task.queue.cause] ?? `waiting: ${task.queue.cause}`) : 'queued';
-      doing = style.yellow(`queued${task.queue ? ` #${task.queue.position}` : ''}, ${cause}`);
+      // Position 0: not in the scheduler's queue (a fleet item waiting for its dependencies).
+      const position = task.queue && task.queue.position > 0 ? ` #${task.queue.position}` : '';
+      doing = style.yellow(`queued${position}, ${cause}`);
     } else {
       doing = task.step ?? style.dim('thinking');
     }

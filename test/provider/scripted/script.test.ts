@@ -51,6 +51,7 @@ describe('script format', () => {
       { reset: { times: 2 }, text: 'after two resets' },
       { truncate: true, text: 'never finished' },
       { malformed: { times: 1 }, truncate: { times: 1 }, text: 'after one of each' },
+      { stream_error: { type: 'overloaded_error', message: 'Overloaded', times: 1 }, text: 'then fine' },
     ];
     expect(parseScript({ rules: [{ turns }] }).rules[0].turns).toEqual(turns);
   });

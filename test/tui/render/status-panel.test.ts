@@ -130,6 +130,21 @@ describe('subagent panel', () => {
     expect(rows).toHaveLength(2);
   });
 
+  it('shows a fleet in flight, and an item waiting for its dependencies without a queue position', () => {
+    const rows = renderSubagentPanel(
+      [
+        task({ id: 't1' }),
+        task({ id: 't2', state: 'queued', queue: { position: 0, cause: 'dependencies: lint' } }),
+      ],
+      [{ id: 'fleet-1', kind: 'fleet', status: 'open', taskIds: ['t1', 't2'], startedAt: 0 }],
+      1000,
+      80,
+      PLAIN_THEME,
+    );
+    expect(rows[0]).toBe('~ fleet fleet-1 open | 0/2 done | 1s');
+    expect(rows[2]).toContain('queued, waiting: dependencies: lint');
+  });
+
   it('counts the rows it has no room for', () => {
     const many = Array.from({ length: 9 }, (_, i) => task({ id: `task${i}` }));
     const rows = renderSubagentPanel(many, [], 0, 80, PLAIN_THEME, 4);

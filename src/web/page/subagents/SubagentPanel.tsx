@@ -22,7 +22,9 @@ const WAITS_FOR: Record<string, string> = {
 };
 
 function queueText(queue: NonNullable<SubagentView['queue']>): string {
-  return `queued #${queue.position}, waiting for ${WAITS_FOR[queue.cause] ?? queue.cause}`;
+  // Position 0: not in the scheduler's queue (a fleet item waiting for its dependencies).
+  const position = queue.position > 0 ? ` #${queue.position}` : '';
+  return `queued${position}, waiting for ${WAITS_FOR[queue.cause] ?? queue.cause}`;
 }
 
 const tokens = (n: number) =>

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openSandbox } from '../../src/sandbox/sandbox.js';
+import { finishWriter, planWriter, prepareWriter } from '../../src/subagent/writer.js';
+import { writerSandbox } from '../../src/subagent/writer-sandbox.js';
+import { bashTool } from '../../src/tool/bash.js';
+import { createToolContext } from '../../src/tool/context.js';
+import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
+import { run } from '../tool/fixture.js';
+
+const ID = ['-c', 'user.name=t', '-c', 'user.email=t@t'];
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+}
+
+describe.runIf(bwrapTestsRun)("an isolated writer under bwrap cannot change the shared store's refs", () => {
+  beforeAll(requireBwrap);
+  let base: string;
+  let repo: string;
+
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'cadre-writer-store-'));
+    repo = join(base, 'repo');
+    const home = join(base, 'home');
+    mkdirSync(repo);
+    mkdirSync(home);
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', '-A');
+    git(repo, ...ID, 'commit', '-qm', 'base');
+    git(repo, 'tag', 'v1');
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  async function isolatedWriter() {
+    const settings = {
+      home: join(base, 'home'),
+      configDir: join(base, 'home', '.config', 'cadre'),
+      readOnly: false,
+      network: false,
+      pidNamespace: true,
+      hide: [],
+      envAllow: [],
+      keyEnvNames: [],
+    };
+    const sandbox = writerSandbox(openSandbox(settings, repo, 'bwrap').sandbox);
+    expect(sandbox.stagesRefs).toBe(true);
+    const planned = await planWriter('worktree', repo, sandbox);
+    if (!planned.ok) throw new Error(planned.error);
+    const prepared = await prepareWriter(planned.plan, repo, sandbox, {});
+    const ctx = createToolContext({ root: prepared.root, sandbox: prepared.sandbox });
+    const bash = async (command: string) => (await run(bashTool, { command }, ctx)).output;
+    return { prepared, bash, worktree: prepared.worktree as NonNullable<typeof prepared.worktree> };
+  }
+
+  it('commits land on its own branch; moves of other refs stay in its view and are reported, not applied', async () => {
+    const main = git(repo, 'rev-parse', 'main');
+    const { bash, worktree } = await isolatedWriter();
+    expect(
+      await bash(`echo w > w.txt && git add w.txt && git ${ID.join(' ')} commit -qm w && echo ok`),
+    ).toContain('ok');
+    await bash('git update-ref refs/heads/main HEAD; git branch sneaky HEAD');
+    expect(await bash('git tag evil HEAD')).toMatch(
+      /Read-only file system|cannot lock ref|Permission denied/,
+    );
+    expect(await bash('git config core.hooksPath .husky')).toMatch(/could not lock config file|Read-only/);
+    expect(await bash('echo x > "$(git rev-parse --git-common-dir)/hooks/post-merge"')).toContain(
+      'Read-only file system',
+    );
+    const done = await finishWriter(worktree);
+    const commit = git(worktree.path, 'rev-parse', 'HEAD');
+    expect(git(repo, 'rev-parse', `refs/heads/${worktree.branch}`)).toBe(commit);
+    expect(done.state.commits).toEqual([commit]);
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+    expect(git(repo, 'tag', '--list')).toBe('v1');
+    expect(git(repo, 'branch', '--list', 'sneaky')).toBe('');
+    expect(() => git(repo, 'config', '--get', 'core.hooksPath')).toThrow();
+    expect(readdirSync(join(repo, '.git', 'hooks')).some((h) => h === 'post-merge')).toBe(false);
+    expect(done.undone).toEqual([]);
+    expect([...done.blocked].sort()).toEqual([
+      `refs/heads/main was moved to ${commit} in the writer's view of the shared git store; not applied`,
+      `refs/heads/sneaky was created at ${commit} in the writer's view of the shared git store; not applied`,
+    ]);
+    // Its private copies are gone; the retained worktree is a plain linked worktree again.
+    expect(readdirSync(join(repo, '.git', 'worktrees', worktree.name))).not.toContain('cadre-refs-heads');
+  });
+
+  it("the parent's own commits made while the writer runs are never undone", async () => {
+    const { bash, worktree } = await isolatedWriter();
+    expect(
+      await bash(`echo w > w.txt && git add w.txt && git ${ID.join(' ')} commit -qm w && echo ok`),
+    ).toContain('ok');
+    writeFileSync(join(repo, 'b.txt'), 'b\n');
+    git(repo, 'add', 'b.txt');
+    git(repo, ...ID, 'commit', '-qm', 'parent work');
+    git(repo, 'branch', 'feature');
+    const parentHead = git(repo, 'rev-parse', 'main');
+    const done = await finishWriter(worktree);
+    expect(git(repo, 'rev-parse', 'main')).toBe(parentHead);
+    expect(git(repo, 'rev-parse', 'feature')).toBe(parentHead);
+    expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('parent work');
+    expect(done.undone).toEqual([]);
+    expect(done.blocked).toEqual([]);
+    expect(done.state.commits).toHaveLength(1);
+  });
+});

@@ -26,6 +26,12 @@ export class WorkerRepo {
     this.store = join(dir, 'repos', `${key}.git`);
   }
 
+  /** The store's cross-process lock lives inside it, so its folder exists before the first lock. */
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    mkdirSync(this.store, { recursive: true });
+    return withRepoLock(this.store, fn);
+  }
+
   private async init(): Promise<void> {
     if (existsSync(join(this.store, 'HEAD'))) return;
     mkdirSync(this.store, { recursive: true });
@@ -42,7 +48,7 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    return withRepoLock(this.store, async () => {
+    return this.locked(async () => {
       await this.init();
       const local = `refs/cadre/jobs/${jobId}`;
       await git(this.store, ['fetch', '-q', '--no-tags', this.repository, `+${base.ref}:${local}`]);
@@ -92,7 +98,7 @@ export class WorkerRepo {
 
   /** Removes the job's worktree, branch and fetched refs: the root retains the work, not the worker. */
   async remove(jobId: string, checkout: JobCheckout): Promise<void> {
-    await withRepoLock(this.store, async () => {
+    await this.locked(async () => {
       await gitRun(this.store, ['worktree', 'remove', '--force', checkout.path]);
       await gitRun(this.store, ['worktree', 'prune']);
       if (checkout.branch) await gitRun(this.store, ['branch', '-D', checkout.branch]);

@@ -66,10 +66,13 @@ export async function carryOver(repoTop: string, staged: StagedRefs): Promise<st
   const after = looseRefs(staged.heads.copy);
   const attempts: string[] = [];
   const own = after.get(staged.branch);
-  if (own !== undefined && OBJECT_ID.test(own)) {
-    await git(repoTop, ['update-ref', `refs/heads/${staged.branch}`, own]);
-  } else if (own !== staged.initial.get(staged.branch)) {
-    attempts.push(`refs/heads/${staged.branch} was ${own === undefined ? 'deleted' : `set to "${own}"`}`);
+  // An unmoved copy carries nothing: cadre itself may have moved the real branch meanwhile (a remote
+  // writer's commits fetched home), and that must not be undone.
+  if (own !== staged.initial.get(staged.branch)) {
+    if (own !== undefined && OBJECT_ID.test(own))
+      await git(repoTop, ['update-ref', `refs/heads/${staged.branch}`, own]);
+    else
+      attempts.push(`refs/heads/${staged.branch} was ${own === undefined ? 'deleted' : `set to "${own}"`}`);
   }
   for (const [ref, value] of after) {
     if (ref === staged.branch || staged.initial.get(ref) === value) continue;

@@ -29,6 +29,14 @@ const ms = (name: string, value: number, target?: number, key?: string): Figure 
   target: target === undefined ? undefined : { max: target },
 });
 
+const mib = (key: string, name: string, value: number, max: number): Figure => ({
+  key,
+  name,
+  value,
+  unit: 'MiB',
+  target: { max },
+});
+
 type Group = (figures: Figure[], context: { cold?: ColdStartResult }) => Promise<void>;
 
 const GROUPS: Record<string, Group> = {
@@ -70,13 +78,7 @@ const GROUPS: Record<string, Group> = {
         value: cold.firstRequestRatio,
         unit: 'x',
       },
-      {
-        key: 'cold.peak_rss_mib',
-        name: 'peak RSS of cadre -p hi',
-        value: cold.peakRssMb,
-        unit: 'MiB',
-        target: { max: 90 },
-      },
+      mib('cold.peak_rss_mib', 'peak RSS of cadre -p hi', cold.peakRssMb, 90),
     );
   },
   async turns(figures) {
@@ -94,13 +96,7 @@ const GROUPS: Record<string, Group> = {
         ...ms(`  slowest turn of that session (${turns.slowestTool})`, turns.slowestTurnMs, 25),
         key: 'turns.slowest_ms',
       },
-      {
-        key: 'turns.peak_rss_mib',
-        name: '  peak RSS over that session',
-        value: turns.peakRssMb,
-        unit: 'MiB',
-        target: { max: 120 },
-      },
+      mib('turns.peak_rss_mib', '  peak RSS over that session', turns.peakRssMb, 120),
     );
   },
   async loop(figures) {
@@ -217,13 +213,7 @@ const GROUPS: Record<string, Group> = {
         unit: 'MB',
         target: { max: 15 },
       },
-      {
-        key: 'subagents.peak_rss_8_mib',
-        name: 'peak RSS with 8 running tooled subagents',
-        value: subagents.peakRss8Mb,
-        unit: 'MiB',
-        target: { max: 120 },
-      },
+      mib('subagents.peak_rss_8_mib', 'peak RSS with 8 running tooled subagents', subagents.peakRss8Mb, 120),
     );
   },
   async fleet(figures) {

@@ -1,8 +1,9 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyEdits, type FormattingOptions, modify } from 'jsonc-parser';
+import { applyEdits, modify } from 'jsonc-parser';
 import { readRegularTextFile } from '../util/read-text.js';
 import { writeFileAtomic } from '../util/write-file.js';
+import { formattingOf } from './jsonc-format.js';
 import { ConfigError, parseConfigFile } from './load.js';
 import { realRoot } from './trust.js';
 
@@ -29,15 +30,6 @@ export function readTrustedRoots(path: string): GlobalText {
   if (!read.ok) throw new ConfigError(`${path}: ${read.reason}`);
   const config = parseConfigFile(path, read.text);
   return { path, text: read.text, roots: config.trusted_roots ?? [] };
-}
-
-function formattingOf(text: string): FormattingOptions {
-  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
-  return {
-    insertSpaces: !indent.startsWith('\t'),
-    tabSize: indent.startsWith('\t') ? 1 : indent.length,
-    eol: text.includes('\r\n') ? '\r\n' : '\n',
-  };
 }
 
 /** Checked before writing, so a refusal loses nothing and says which file. */

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import { ROLE_KEYS } from '../profile/roles.js';
 import type { Config, McpServerConfig, ProviderAlias } from './schema.js';
 
 /**
@@ -17,12 +18,7 @@ export const WALL_KEYS = [
   'sandbox_network',
   'workers',
   'trusted_roots',
-  'subagent_provider',
-  'summarization_provider',
-  'review_provider',
-  'escalation_provider',
-  'critic_provider',
-  'approval_provider',
+  ...ROLE_KEYS,
 ] as const;
 
 /** List keys a project adds to rather than replaces, trusted or not. */

@@ -1,24 +1,8 @@
-import {
-  applyEdits,
-  type FormattingOptions,
-  findNodeAtLocation,
-  modify,
-  type Node,
-  parseTree,
-} from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, type Node, parseTree } from 'jsonc-parser';
+import { formattingOf } from '../../config/jsonc-format.js';
 
 /** Built-ins have no file: their model and effort overrides live in these config maps (SPEC 3.4, 7.6). */
 export type OverrideMap = 'subagent_models' | 'subagent_efforts';
-
-/** Indentation as the file already has it (two spaces for a new or flat file). */
-function formattingOf(text: string): FormattingOptions {
-  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
-  return {
-    insertSpaces: !indent.startsWith('\t'),
-    tabSize: indent.startsWith('\t') ? 1 : indent.length,
-    eol: text.includes('\r\n') ? '\r\n' : '\n',
-  };
-}
 
 /**
  * Sets `<map>.<name>` to `value` in a JSON-with-comments config text, or removes that key when `value`

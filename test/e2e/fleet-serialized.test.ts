@@ -5,7 +5,8 @@ import { script, scriptedServer } from '../support/llm-server.js';
 import { cadreIn, jsonLines, servedProject } from './harness.js';
 
 const TIMEOUT = 90_000;
-const WRITER = '---\ndescription: writes files\nsubagent_tools: readwrite\n---\nYou are a serialized writer.\n';
+const WRITER =
+  '---\ndescription: writes files\nsubagent_tools: readwrite\n---\nYou are a serialized writer.\n';
 const DIRTY = 'cannot run a read-write subagent in a dirty parent checkout: commit or stash first';
 
 function project(server: Awaited<ReturnType<typeof scriptedServer>>) {

@@ -167,10 +167,7 @@ export class CadreWorker {
       this.commands.hgetall(key),
       (this.queue as Queue).getWorkers(),
     ]);
-    const verdict = refusalVerdict(
-      refusals,
-      liveWorkerNames(clients.map((c) => c.rawname)),
-    );
+    const verdict = refusalVerdict(refusals, liveWorkerNames(clients.map((c) => c.rawname)));
     if ('failed' in verdict) {
       this.refused.delete(jobId);
       throw new libs.bullmq.UnrecoverableError(verdict.failed);

@@ -52,7 +52,12 @@ function fleetProject(server: Parameters<typeof servedProject>[0], repository: s
   });
 }
 
-const ITEMS = ['a', 'b'].map((id) => ({ id, agent: 'writer', prompt: `item ${id}`, write_paths: [`${id}.txt`] }));
+const ITEMS = ['a', 'b'].map((id) => ({
+  id,
+  agent: 'writer',
+  prompt: `item ${id}`,
+  write_paths: [`${id}.txt`],
+}));
 
 describe('a job a worker refuses goes to the other live workers', () => {
   it(

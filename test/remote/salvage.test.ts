@@ -21,7 +21,9 @@ describe('a remote writer that fails after committing', () => {
       const server = await scriptedServer(
         script()
           .rule({ system: 'You are a writer.' })
-          .turn((t) => t.tool('write', { path: 'salvaged.txt', content: 'committed, then the model failed\n' }))
+          .turn((t) =>
+            t.tool('write', { path: 'salvaged.txt', content: 'committed, then the model failed\n' }),
+          )
           .turn((t) => t.tool('bash', { command: `git add salvaged.txt && ${COMMIT} "Add salvaged.txt"` }))
           .turn((t) => t.error(400, 'the model refuses to go on'))
           .rule({ last_user: 'Coordinator batch is complete' })

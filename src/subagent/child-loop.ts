@@ -13,6 +13,7 @@ import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import { claimAware } from './claimed-tools.js';
 import type { SubagentHost } from './host.js';
+import { recordingOwnWrites } from './own-writes.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
 import type { ClaimDeadlockError, Lease } from './scheduler.js';
@@ -164,7 +165,10 @@ export async function runChildLoop(
       prepared.root,
       prepared.worktree !== undefined || child.readOnlyRunner === true,
     );
-    const current = lease ? claimAware(own, lease, prepared.root, onDeadlock) : own;
+    const recorded = prepared.ownWrites
+      ? recordingOwnWrites(own, prepared.ownWrites.own, prepared.root, prepared.ownWrites.top)
+      : own;
+    const current = lease ? claimAware(recorded, lease, prepared.root, onDeadlock) : recorded;
     const visible = new Set(gate.visibleTools(current));
     tools.clear();
     for (const tool of current) tools.set(tool.name, tool);

@@ -12,6 +12,7 @@ import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import { claimAware } from './claimed-tools.js';
 import type { SubagentHost } from './host.js';
+import { recordingOwnWrites } from './own-writes.js';
 import { parentFactsPack } from './parent-facts.js';
 import defaultSubagentPrompt from './prompts/default.txt';
 import type { ClaimDeadlockError, Lease } from './scheduler.js';
@@ -153,7 +154,10 @@ export async function runChildLoop(
     prepared.root,
     prepared.worktree !== undefined || child.readOnlyRunner === true,
   );
-  const tools = lease ? claimAware(own, lease, prepared.root, onDeadlock) : own;
+  const recorded = prepared.ownWrites
+    ? recordingOwnWrites(own, prepared.ownWrites.own, prepared.root, prepared.ownWrites.top)
+    : own;
+  const tools = lease ? claimAware(recorded, lease, prepared.root, onDeadlock) : recorded;
   const gate = childGate(host, profile, prepared.root);
   const visible = new Set(gate.visibleTools(tools));
   const allowed = tools.filter((t) => visible.has(t.name));

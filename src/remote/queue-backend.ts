@@ -14,6 +14,7 @@ import {
   recordChildTurn,
 } from '../subagent/child-loop.js';
 import type { SubagentHost } from '../subagent/host.js';
+import { ClaimDeadlockError, type Lease } from '../subagent/scheduler.js';
 import type { PreparedWriter } from '../subagent/writer.js';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
@@ -177,7 +178,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
-        return await runRemote(host, link, settings, child, prepared, base.base, signal);
+        return await runRemote(host, link, settings, child, prepared, base.base, signal, lease, onDeadlock);
       } finally {
         link.release();
       }
@@ -258,6 +259,8 @@ async function runRemote(
   prepared: PreparedWriter,
   base: { top: string; sha: string } | undefined,
   signal: AbortSignal,
+  lease?: Lease,
+  onDeadlock?: (error: ClaimDeadlockError) => void,
 ): Promise<LoopResult> {
   const { task } = child;
   const repository = settings.repository as string;
@@ -366,6 +369,11 @@ async function runRemote(
         case 'pushed':
           pushed = message.sha;
           break;
+        case 'claim':
+          void decideClaim(lease, message, signal, onDeadlock).then((decision) => {
+            if (decision) void reply({ k: 'claimed', id: message.id, ...decision });
+          });
+          break;
         case 'result':
           finish({ result: message.result });
           break;
@@ -416,6 +424,32 @@ async function runRemote(
     stopReason: result.stopReason,
     error: result.error,
   };
+}
+
+/**
+ * A remote writer's claim request, decided by the root's scheduler exactly as for a local writer's tools
+ * (SPEC 10): the decision to send back, or undefined for a `shrink`, which answers nothing.
+ */
+async function decideClaim(
+  lease: Lease | undefined,
+  request: Extract<WorkerMessage, { k: 'claim' }>,
+  signal: AbortSignal,
+  onDeadlock?: (error: ClaimDeadlockError) => void,
+): Promise<{ error?: string; deadlock?: boolean } | undefined> {
+  if (request.op === 'shrink') {
+    lease?.shrink();
+    return undefined;
+  }
+  try {
+    if (request.op === 'widen') await lease?.widen(signal);
+    else await lease?.realize(request.path ?? '', signal);
+    return {};
+  } catch (error) {
+    const deadlock = error instanceof ClaimDeadlockError;
+    // As for a local writer, a claim deadlock ends the task (the call itself answers with the message).
+    if (deadlock) onDeadlock?.(error);
+    return { error: (error as Error).message, deadlock };
+  }
 }
 
 /**

@@ -3,7 +3,17 @@ import type { AnyTool, ToolContext } from '../tool/tool.js';
 import { type Claim, ClaimDeadlockError, type Lease, type WaitCause } from './scheduler.js';
 
 /** Tools that write exactly the paths their input names (SPEC 10 "path-bound writes"). */
-const PATH_BOUND_WRITERS: ReadonlySet<string> = new Set(['write', 'edit', 'edit_lines', 'apply_patch']);
+export const PATH_BOUND_WRITERS: ReadonlySet<string> = new Set([
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+]);
+
+/** Writes whose paths are unknown beforehand (`bash`, an MCP write): they claim the whole workspace. */
+export function widensClaim(tool: AnyTool): boolean {
+  return tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read');
+}
 
 /**
  * Waits for a claim (a file to realize, or the whole workspace to widen to). A claim deadlock ends the
@@ -55,7 +65,7 @@ export function claimAware(
         },
       };
     }
-    if (tool.name === 'bash' || (tool.name.startsWith('mcp__') && tool.safety !== 'read')) {
+    if (widensClaim(tool)) {
       return {
         ...tool,
         async execute(input, ctx) {

@@ -19,6 +19,7 @@ import {
   type SubagentHost,
   schedulerLimits,
 } from './host.js';
+import { OwnWrites } from './own-writes.js';
 import { type RetryTarget, retryRefusal } from './reconciliation.js';
 import { type Lease, type SlotRequest, SubagentScheduler, type WaitCause } from './scheduler.js';
 import { type LiveTask, type TaskState, TERMINAL_STATES } from './task-record.js';
@@ -63,6 +64,8 @@ export class SubagentManager {
   private coordination: Coordination = { strategy: 'off', readonly: [], readwrite: [], warnings: [] };
   private changed: (() => void)[] = [];
   private readonly sandbox: WriterSandbox;
+  /** What this session's serialized writers left in the parent checkout (the dirty-parent check). */
+  private readonly ownWrites = new OwnWrites();
 
   private readonly backend: ChildBackend;
 
@@ -427,7 +430,8 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
       task.startedAt = Date.now();
       store.updateTask(task.id, { status: 'running', startedAt: task.startedAt });
       prepared = plan
-        ? await (preparing ?? prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env))
+        ? await (preparing ??
+            prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env, this.ownWrites))
         : { root: this.host.projectRoot };
       if (plan) recordIsolation(this.host, task, prepared);
       const outcome = await runAdmitted(this.host, child, prepared, lease, signal, this.backend);

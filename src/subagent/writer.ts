@@ -11,6 +11,7 @@ import {
   type Worktree,
   type WorktreeState,
 } from '../worktree/worktree.js';
+import type { OwnWrites } from './own-writes.js';
 import writerPreambleTemplate from './prompts/writer.txt';
 import type { WriterSandbox } from './writer-sandbox.js';
 
@@ -72,11 +73,19 @@ export interface PreparedWriter {
     );
   /** Added to the child's system prompt (isolated writers only). */
   preamble?: string;
+  /** A serialized writer in a git checkout (top `top`): what it writes is recorded in `own`. */
+  ownWrites?: { own: OwnWrites; top: string };
 }
 
-/** A dirty parent is refused in every mode (a worktree from HEAD would lack the user's edits). */
-function dirtyRefusal(repo: RepoState): string | undefined {
-  return repo.kind === 'git' && repo.changes.length > 0 ? DIRTY_PARENT_MESSAGE : undefined;
+/**
+ * A dirty parent is refused in every mode (a worktree from HEAD would lack the user's edits). A
+ * serialized writer is not refused for what this session's earlier serialized writers left, as they
+ * left it (`own`); anything else uncommitted still refuses it.
+ */
+async function dirtyRefusal(repo: RepoState, own: OwnWrites | undefined): Promise<string | undefined> {
+  if (repo.kind !== 'git' || repo.changes.length === 0) return undefined;
+  if (own && (await own.unexplained(repo.top)).length === 0) return undefined;
+  return DIRTY_PARENT_MESSAGE;
 }
 
 /**
@@ -88,12 +97,15 @@ export async function prepareWriter(
   projectRoot: string,
   sandbox: WriterSandbox,
   env: NodeJS.ProcessEnv,
+  /** What this session's serialized writers wrote (serialized plans only). */
+  own?: OwnWrites,
 ): Promise<PreparedWriter> {
   const repo = plan.repo.kind === 'git' ? await inspectRepo(projectRoot) : plan.repo;
-  const dirty = dirtyRefusal(repo);
+  const serialized = plan.isolation === 'serialize';
+  const dirty = await dirtyRefusal(repo, serialized ? own : undefined);
   if (dirty) throw new Error(dirty);
-  if (plan.isolation === 'serialize' || repo.kind !== 'git' || repo.head === null)
-    return { root: projectRoot };
+  if (serialized || repo.kind !== 'git' || repo.head === null)
+    return { root: projectRoot, ownWrites: own && repo.kind === 'git' ? { own, top: repo.top } : undefined };
   const head = repo.head;
   const { worktree, kept } = await withRepoLock(repo.commonDir, async () => {
     const made = await addWorktree(repo.top, head, env);

@@ -6,17 +6,17 @@ import type { LoopResult } from '../agent/loop.js';
 import type { ChildBackend } from '../subagent/backend.js';
 import {
   type ChildRun,
+  childBuiltins,
   childFirstMessage,
   childSystem,
-  childTools,
   childTurns,
+  mcpChoice,
   openChildSession,
   recordChildTurn,
 } from '../subagent/child-loop.js';
 import type { SubagentHost } from '../subagent/host.js';
 import { ClaimDeadlockError, type Lease } from '../subagent/scheduler.js';
 import type { PreparedWriter } from '../subagent/writer.js';
-import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
 import { inspectRepo } from '../worktree/repo.js';
 import { type JobSpec, signJob } from './job.js';
@@ -212,7 +212,6 @@ function jobSpec(
   base: { sha: string } | undefined,
 ): JobSpec {
   const { task, profile, route, params } = child;
-  const builtin = new Set<string>(BUILTIN_TOOL_NAMES);
   const { root: _root, home: _home, ...options } = host.childGateOptions(profile);
   const turns = childTurns(child);
   const first = childFirstMessage(host, child);
@@ -234,12 +233,9 @@ function jobSpec(
       readOnly: sandbox?.readOnly ?? false,
     },
     tier: task.tier,
-    tools:
-      task.tier === 'toolless'
-        ? []
-        : childTools(host, child, prepared.root, true)
-            .filter((t) => builtin.has(t.name))
-            .map((t) => t.name),
+    tools: task.tier === 'toolless' ? [] : childBuiltins(child, prepared.root).map((t) => t.name),
+    // The worker's own MCP servers, chosen from as a local child chooses from this session's.
+    mcp: mcpChoice(child, prepared.worktree !== undefined || child.readOnlyRunner === true),
     system: childSystem(host, child, prepared),
     prompt: typeof first.content === 'string' ? first.content : child.input.prompt,
     maxTurns: turns.maxTurns,

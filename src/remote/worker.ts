@@ -8,12 +8,14 @@ import { sdkModelCaller } from '../agent/model-stream.js';
 import type { Asker } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { LoadedConfig } from '../config/load.js';
+import type { McpManager } from '../mcp/manager.js';
 import { createPermissionGate } from '../permission/gate.js';
 import { createLanguageModel } from '../provider/model.js';
 import { costOf } from '../provider/pricing.js';
 import { aliasRoute, type ModelRoute, resolveMainRoute } from '../provider/route.js';
 import { chooseBackend, openSandbox, type SandboxMode } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
+import { childMcpTools } from '../subagent/child-loop.js';
 import { claimAware } from '../subagent/claimed-tools.js';
 import type { ClaimDeadlockError } from '../subagent/scheduler.js';
 import { createToolContext } from '../tool/context.js';
@@ -80,6 +82,7 @@ class RanIds {
 export class CadreWorker {
   private libs!: QueueLibraries;
   private worker?: Worker;
+  private mcp?: McpManager;
   private queue?: Queue;
   private commands!: Redis;
   private readonly ran: RanIds;
@@ -101,6 +104,16 @@ export class CadreWorker {
 
   async start(): Promise<void> {
     const { options } = this;
+    // The worker's own MCP servers, up before it takes a job: remote children are granted tools from them.
+    const servers = options.loaded.config.mcp_servers ?? {};
+    if (Object.keys(servers).length > 0) {
+      const { startMcp } = await import('../mcp/manager.js');
+      this.mcp = startMcp(servers, {
+        cwd: options.loaded.projectRoot,
+        onWarning: (message) => options.log(`MCP: ${message}`),
+      });
+      await this.mcp.ready;
+    }
     this.libs = await loadQueueLibraries();
     this.commands = connect(this.libs, options.redis, true);
     await ready(this.commands);
@@ -124,8 +137,9 @@ export class CadreWorker {
     });
     void this.worker.run();
     await this.worker.waitUntilReady();
+    const mcp = (this.mcp?.status() ?? []).map((s) => `${s.name} (${s.state}, ${s.toolCount} tools)`);
     options.log(
-      `worker ${options.name} ready: concurrency ${options.concurrency}, sandbox ${this.confining.ok ? 'confining' : `none (${this.confining.reason})`}`,
+      `worker ${options.name} ready: concurrency ${options.concurrency}, sandbox ${this.confining.ok ? 'confining' : `none (${this.confining.reason})`}${mcp.length > 0 ? `, MCP servers: ${mcp.join(', ')}` : ''}`,
     );
   }
 
@@ -133,6 +147,7 @@ export class CadreWorker {
     await this.worker?.close();
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
+    await this.mcp?.close();
   }
 
   private send(jobId: string, message: WorkerMessage): Promise<void> {
@@ -319,7 +334,13 @@ export class CadreWorker {
     const gate = createPermissionGate({ ...spec.gate.options, root, ceiling: spec.gate.ceiling });
     for (const rule of spec.gate.approvals) gate.approve(rule);
     const send = (message: WorkerMessage) => this.send(jobId, message);
-    const own = builtinTools(root).filter((t) => spec.tools.includes(t.name));
+    const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
+    const own = [
+      ...builtinTools(root).filter((t) => spec.tools.includes(t.name)),
+      ...childMcpTools(this.mcp?.tools() ?? [], spec.mcp, (warning) =>
+        emit({ type: 'warning', agent: spec.taskId, message: `on worker ${options.name}: ${warning}` }),
+      ),
+    ];
     // A writer's claim is held by the root's scheduler: its writes wait for the root's decision there.
     const claimed =
       spec.tier === 'readwrite' ? claimAware(own, replies.lease(spec.taskId, send), root, onDeadlock) : own;
@@ -340,7 +361,6 @@ export class CadreWorker {
     const visible = new Set(gate.visibleTools(tools));
     const context = createToolContext({ root, agent: spec.taskId, sessionId: jobId, signal, sandbox });
     const route = this.route(spec);
-    const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
     const ask: Asker = (request, askSignal) => replies.ask(request, askSignal, spec.askTimeoutMs, send);
     try {
       return await runAgentLoop({

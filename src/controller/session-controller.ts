@@ -66,6 +66,7 @@ import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../agent/events.js';
 import type { LoopResult, StopReason } from '../agent/loop.js';
 import { AgentRuntime, type RuntimeFlags, type RuntimeOptions } from '../agent/runtime.js';
+import type { SessionReview } from '../agent/session-review.js';
 import type { Asker } from '../agent/tool-runner.js';
 import { openWorkspace, type Workspace } from '../config/workspace.js';
 import { contextWindowOf } from '../provider/pricing.js';
@@ -424,7 +425,19 @@ export class SessionController {
 
   // ── closing ───────────────────────────────────────────────────────────────────────────────────────
 
-  /** Interrupts, withdraws asks and queued prompts, cancels and records subagents. Idempotent. */
+  /**
+   * With `session_review: true`, `review_provider` reviews what the session changed since the review
+   * before (SPEC 4.3); its `review` event reaches every client. `close()` runs it, so each client shows
+   * the review when its session ends; a client that must have it after the events stop takes the result.
+   */
+  review(): Promise<SessionReview | undefined> {
+    return this.runtime.reviewSession();
+  }
+
+  /**
+   * Interrupts, withdraws asks and queued prompts, reviews the session (when on), cancels and records
+   * subagents. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
@@ -435,6 +448,7 @@ export class SessionController {
       this.interrupt();
       this.asks.cancelAll();
       await this.active?.done;
+      await this.review();
       await this.runtime.close();
       this.publishState();
       this.publish({ type: 'closed' });

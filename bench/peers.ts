@@ -72,6 +72,12 @@ function runCodex(bin: string, server: ScriptedServer, dir: string, home: string
     'model_provider="bench"',
     '-c',
     `model_providers.bench={ name = "bench", base_url = "${server.url}/v1", wire_api = "responses", env_key = "BENCH_KEY" }`,
+    // Codex's sandbox keeps `<writable root>/.git` read-only and bwrap creates the mount point: with /tmp
+    // writable that leaves an empty /tmp/.git, which turns every project under /tmp into one rooted at /tmp.
+    '-c',
+    'sandbox_workspace_write.exclude_slash_tmp=true',
+    '-c',
+    'sandbox_workspace_write.exclude_tmpdir_env_var=true',
     'work on notes.txt',
   ];
   return new Promise((resolve, reject) => {

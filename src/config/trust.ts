@@ -33,7 +33,11 @@ export type UntrustedItem =
   | { kind: 'key'; key: string }
   | { kind: 'provider_route'; alias: string; fields: string[] }
   | { kind: 'provider_key'; alias: string; env?: string }
-  | { kind: 'main_route'; key: 'provider' | 'model'; alias: string };
+  | { kind: 'route'; key: RouteKey; alias: string };
+
+/** Keys (besides the role keys) whose value picks a provider alias for the main loop or subagents. */
+const ROUTE_KEYS = ['provider', 'model', 'subagent_model'] as const;
+type RouteKey = (typeof ROUTE_KEYS)[number] | `subagent_models.${string}`;
 
 /** `npx db-server --port 1` or the server's URL: exactly what would start or be connected to. */
 export function mcpLaunch(server: McpServerConfig): string {
@@ -58,11 +62,7 @@ export function confineProjectConfig(
   env: NodeJS.ProcessEnv = {},
 ): { config: Config; skipped: UntrustedItem[] } {
   const skipped: UntrustedItem[] = [];
-  const config: Record<string, unknown> = { ...project };
-  const projectOnly = (alias: string) =>
-    project.providers !== undefined &&
-    Object.hasOwn(project.providers, alias) &&
-    !(global.providers !== undefined && Object.hasOwn(global.providers, alias));
+  let config: Record<string, unknown> = { ...project };
   for (const [name, server] of Object.entries(project.mcp_servers ?? {})) {
     skipped.push({ kind: 'mcp_server', name, launch: mcpLaunch(server) });
   }
@@ -72,6 +72,11 @@ export function confineProjectConfig(
     skipped.push({ kind: 'key', key });
     delete config[key];
   }
+  const projectOnly = projectOnlyAliases(global, project);
+  // A user with a route of their own keeps it: the project's alias cannot take the main, a role or the
+  // subagent route. With none, the project's keyless alias is the only route there is, and may run.
+  const userRoutes = global.provider != null || Object.keys(global.providers ?? {}).length > 0;
+  if (userRoutes) config = withoutProjectRoutes(config as Config, projectOnly, skipped);
   if (project.providers) {
     const providers: Record<string, ProviderAlias> = {};
     for (const [alias, entry] of Object.entries(project.providers)) {
@@ -82,15 +87,43 @@ export function confineProjectConfig(
     }
     config.providers = providers;
   }
-  // A user who configured their own main route keeps it: the project's alias cannot take its place.
-  const userRoutes = global.provider != null || Object.keys(global.providers ?? {}).length > 0;
-  for (const key of ['provider', 'model'] as const) {
+  return { config: config as Config, skipped };
+}
+
+/** Provider aliases only the project defines: its own routes, which an untrusted project may not pick. */
+function projectOnlyAliases(global: Config, project: Config): string[] {
+  return Object.keys(project.providers ?? {}).filter(
+    (alias) => !Object.hasOwn(global.providers ?? {}, alias),
+  );
+}
+
+/**
+ * The project's route keys (main, subagent) that name an alias only the project defines (issue 15
+ * point 6c): the project would decide where the session goes. Role keys never get here: they are wall
+ * keys.
+ */
+function withoutProjectRoutes(
+  project: Config,
+  projectOnly: readonly string[],
+  skipped: UntrustedItem[],
+): Record<string, unknown> {
+  const named = (value: unknown): value is string => typeof value === 'string' && projectOnly.includes(value);
+  const config: Record<string, unknown> = { ...project };
+  for (const key of ROUTE_KEYS) {
     const alias = project[key];
-    if (!userRoutes || typeof alias !== 'string' || !projectOnly(alias)) continue;
-    skipped.push({ kind: 'main_route', key, alias });
+    if (!named(alias)) continue;
+    skipped.push({ kind: 'route', key, alias });
     delete config[key];
   }
-  return { config: config as Config, skipped };
+  if (project.subagent_models) {
+    const models: Record<string, string> = {};
+    for (const [name, alias] of Object.entries(project.subagent_models)) {
+      if (named(alias)) skipped.push({ kind: 'route', key: `subagent_models.${name}`, alias });
+      else models[name] = alias;
+    }
+    config.subagent_models = models;
+  }
+  return config;
 }
 
 function keepUserRoute(
@@ -157,10 +190,10 @@ export function describeUntrusted(items: readonly UntrustedItem[], mode: 'truste
           ? `provider "${item.alias}" (the project's) may use the key in ${from}`
           : `provider "${item.alias}" (the project's) gets no key from ${from}`;
       }
-      case 'main_route':
+      case 'route':
         return mode === 'trusted'
-          ? `"${item.key}": "${item.alias}" (the project's provider) becomes the main route`
-          : `"${item.key}": "${item.alias}" ignored (the project's provider does not replace your main route)`;
+          ? `"${item.key}": "${item.alias}" (the project's provider) is used`
+          : `"${item.key}": "${item.alias}" ignored (the project's own provider does not replace your routes)`;
     }
     return '';
   });

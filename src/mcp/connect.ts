@@ -7,6 +7,7 @@ import type { CallRemoteTool, RemoteTool } from './tool.js';
 
 /** A live session with one MCP server. */
 export interface McpConnection {
+  /** The server's tools as last listed (re-listed when it sends `notifications/tools/list_changed`). */
   tools: RemoteTool[];
   /** The child's pid for a stdio server; null over HTTP. */
   pid: number | null;
@@ -25,6 +26,13 @@ export interface ConnectOptions {
   callTimeoutMs: number;
   /** The connection ended without cadre closing it; `reason` says why when known. */
   onUnexpectedClose(reason: string): void;
+  /** The server changed its tool list and `tools` now holds the new one. */
+  onToolsChanged(): void;
+  /**
+   * HTTP only: while no call is running, a `ping` this often notices a server that went away between
+   * calls (stdio notices through the child's exit). 0 turns it off.
+   */
+  pingIntervalMs: number;
 }
 
 /** Failure to connect; `closing` settles once whatever was started (a child process) is gone. */
@@ -166,7 +174,7 @@ export async function connectServer(
   config: McpServerConfig,
   options: ConnectOptions,
 ): Promise<McpConnection> {
-  const [{ Client }, { McpError }, opened] = await Promise.all([
+  const [{ Client }, { ErrorCode, McpError, ToolListChangedNotificationSchema }, opened] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     openTransport(config, options.cwd),
@@ -183,15 +191,56 @@ export async function connectServer(
   }
 
   let closedByCadre = false;
+  let lost = false;
+  let pinger: NodeJS.Timeout | undefined;
+  /** Reported once: the stdio close and a failed HTTP request may both see the same death. */
+  const gone = (reason: string): void => {
+    if (closedByCadre || lost) return;
+    lost = true;
+    clearInterval(pinger);
+    options.onUnexpectedClose(reason);
+  };
   client.onclose = () => {
-    if (closedByCadre) return;
     const said = opened.stderr.lastLine();
-    options.onUnexpectedClose(
-      said === undefined ? 'connection closed' : `connection closed (stderr: ${said})`,
-    );
+    gone(said === undefined ? 'connection closed' : `connection closed (stderr: ${said})`);
+  };
+  // Over HTTP nothing else notices a server that went away: a failure below the protocol (no McpError:
+  // the request never got an answer) counts as a lost connection. A stdio close is reported by onclose.
+  const failedBelowProtocol = (error: unknown, what: string): void => {
+    if (!(error instanceof McpError) && !('command' in config)) gone(`${what}: ${errorMessage(error)}`);
   };
 
-  const call: CallRemoteTool = async (tool, args, signal) => {
+  const connection: McpConnection = {
+    tools,
+    pid: opened.pid(),
+    call: async () => ({ output: '', isError: true }),
+    close: async () => {
+      closedByCadre = true;
+      clearInterval(pinger);
+      await client.close().catch(() => undefined);
+    },
+  };
+
+  // A list change is re-listed in order; a call that caused one returns after the new list is in, so the
+  // next model turn already offers what the call added.
+  let relisting: Promise<void> = Promise.resolve();
+  if (client.getServerCapabilities()?.tools?.listChanged === true) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      relisting = relisting.then(async () => {
+        if (closedByCadre || lost) return;
+        try {
+          connection.tools = await listAllTools(client, AbortSignal.timeout(options.connectTimeoutMs));
+          options.onToolsChanged();
+        } catch (error) {
+          failedBelowProtocol(error, 'the server did not answer tools/list');
+        }
+      });
+    });
+  }
+
+  let callsRunning = 0;
+  connection.call = async (tool, args, signal) => {
+    callsRunning += 1;
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
@@ -200,25 +249,30 @@ export async function connectServer(
         // Asking for progress is what lets a long call that reports it outlive the timeout.
         onprogress: () => undefined,
       });
+      await relisting;
       return toToolResult(result);
     } catch (error) {
       if (signal.aborted) return { output: `MCP tool "${tool}" was cancelled`, isError: true };
-      // Over HTTP nothing else notices a server that went away: a failure below the protocol (no McpError:
-      // the request never got an answer) counts as a lost connection. A stdio close is reported by onclose.
-      if (!closedByCadre && !(error instanceof McpError) && !('command' in config)) {
-        options.onUnexpectedClose(`the server did not answer a call: ${errorMessage(error)}`);
-      }
+      if (!closedByCadre) failedBelowProtocol(error, 'the server did not answer a call');
       return { output: `MCP server "${name}" failed the call: ${errorMessage(error)}`, isError: true };
+    } finally {
+      callsRunning -= 1;
     }
   };
 
-  return {
-    tools,
-    pid: opened.pid(),
-    call,
-    close: async () => {
-      closedByCadre = true;
-      await client.close().catch(() => undefined);
-    },
-  };
+  if (!('command' in config) && options.pingIntervalMs > 0) {
+    pinger = setInterval(() => {
+      if (callsRunning > 0) return;
+      client.ping({ timeout: options.pingIntervalMs }).catch((error: unknown) => {
+        // An answer that is an error still says the server is there; no answer in time says it is not.
+        const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+        if (timedOut) gone(`the server stopped answering pings: ${errorMessage(error)}`);
+        else failedBelowProtocol(error, 'the server stopped answering pings');
+      });
+    }, options.pingIntervalMs);
+    // Idle pings never keep cadre alive on their own.
+    pinger.unref();
+  }
+
+  return connection;
 }

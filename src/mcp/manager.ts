@@ -29,6 +29,8 @@ export interface StartMcpOptions {
   reconnectBaseMs?: number;
   /** Reconnect tries before a dead server is given up (state `failed`). */
   maxReconnects?: number;
+  /** How often an idle HTTP server is pinged, so its death is noticed between calls; 0 turns it off. */
+  pingIntervalMs?: number;
 }
 
 export interface McpManager {
@@ -38,7 +40,10 @@ export interface McpManager {
   readyWithin(ms: number): Promise<void>;
   /** Tools of the servers connected now: servers in config order, each one's tools by name. */
   tools(): AnyTool[];
-  /** Counts changes to `tools()` (a server connected, died, came back), so callers apply them when they choose. */
+  /**
+   * Counts changes to `tools()` (a server connected, died, came back, or changed its tool list), so
+   * callers apply them when they choose.
+   */
   revision(): number;
   status(): McpServerStatus[];
   /** Ends every connection and child process; servers still connecting are abandoned. */
@@ -49,6 +54,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
 export const DEFAULT_RECONNECT_BASE_MS = 1000;
 export const DEFAULT_MAX_RECONNECTS = 8;
+export const DEFAULT_PING_INTERVAL_MS = 15_000;
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
 interface ServerEntry {
@@ -81,6 +87,7 @@ export function startMcp(servers: Record<string, McpServerConfig>, options: Star
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const reconnectBaseMs = options.reconnectBaseMs ?? DEFAULT_RECONNECT_BASE_MS;
   const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
+  const pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
   const shutdown = new AbortController();
   const cleanups: Promise<void>[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -111,8 +118,14 @@ export function startMcp(servers: Record<string, McpServerConfig>, options: Star
         signal: AbortSignal.any([shutdown.signal, timer.signal]),
         connectTimeoutMs,
         callTimeoutMs,
+        pingIntervalMs,
         onUnexpectedClose: (reason) => {
           if (entry.connection === connection) lost(entry, config, reason);
+        },
+        onToolsChanged: () => {
+          if (entry.connection !== connection || entry.state !== 'connected') return;
+          entry.tools = buildTools(entry.name, parts.get(entry.name) ?? entry.name, connection);
+          revision += 1;
         },
       });
       if (shutdown.signal.aborted) {

@@ -276,7 +276,7 @@ function rulePermits(rule: Rule, check: Check): boolean {
 
 /** Last matching rule over the composed list wins; no match falls to the tool's default. */
 function judge(policy: Policy, check: Check): Verdict {
-  const candidates = candidateRules(policy.layers, check.tool, check.subject);
+  const candidates = candidateRules(policy.layers, check.tool, check.subject, policy);
   let last: IndexedRule | undefined;
   for (let i = candidates.length - 1; i >= 0 && !last; i--) {
     const { rule } = candidates[i];
@@ -310,7 +310,7 @@ function judge(policy: Policy, check: Check): Verdict {
 function capByGlobal(policy: Policy, verdict: Verdict): Verdict {
   if (verdict.layerRef?.scope !== 'project') return verdict;
   const { check } = verdict;
-  const candidates = candidateRules(policy.layers, check.tool, check.subject);
+  const candidates = candidateRules(policy.layers, check.tool, check.subject, policy);
   for (let i = candidates.length - 1; i >= 0; i--) {
     const { rule, layer } = candidates[i];
     if (layer.scope !== 'global' || !ruleMatches(rule, check.tool, check.subject, policy)) continue;

@@ -43,17 +43,27 @@ export function toolMatches(ruleTool: string, tool: string): boolean {
  * read as `git diff *`.
  */
 export function bashPatternMatches(pattern: string, command: string): boolean {
-  const regex = cached(regexCache, `bash:${pattern}`, () => compileBashPattern(pattern));
-  return regex.test(command);
+  const compiled = cached(bashPatterns, pattern, () => compileBashPattern(pattern));
+  // Most rules share a first word with the command and differ later: the literal start rejects them.
+  return command.startsWith(compiled.literal) && compiled.regex.test(command);
 }
 
-function compileBashPattern(pattern: string): RegExp {
+/** A bash pattern's expression and the literal text every command it matches starts with. */
+interface BashPattern {
+  regex: RegExp;
+  literal: string;
+}
+
+const bashPatterns = new Map<string, BashPattern>();
+
+function compileBashPattern(pattern: string): BashPattern {
   const normalised = pattern.endsWith(':*') ? `${pattern.slice(0, -2)} *` : pattern;
-  if (normalised === '*') return /^[\s\S]*$/;
+  if (normalised === '*') return { regex: /^[\s\S]*$/, literal: '' };
   const trailing = normalised.endsWith(' *');
   const body = trailing ? normalised.slice(0, -2) : normalised;
-  const source = body.split('*').map(escapeRegex).join('[\\s\\S]*');
-  return new RegExp(`^${source}${trailing ? '(?: [\\s\\S]*)?' : ''}$`);
+  const parts = body.split('*');
+  const source = parts.map(escapeRegex).join('[\\s\\S]*');
+  return { regex: new RegExp(`^${source}${trailing ? '(?: [\\s\\S]*)?' : ''}$`), literal: parts[0] };
 }
 
 /**
@@ -72,21 +82,49 @@ export function pathPatternMatches(pattern: string, path: string, context: Match
   return relativeGlob(pattern).test(relative);
 }
 
-const absoluteGlobs = new Map<string, RegExp>();
-const relativeGlobs = new Map<string, RegExp>();
-
-/** A glob and everything below what it matches, as one regular expression. */
-function globWithDescendants(glob: string): RegExp {
-  const self = picomatch.makeRe(glob, { dot: true });
-  const below = picomatch.makeRe(`${glob}/**`, { dot: true });
-  return new RegExp(`(?:${self.source})|(?:${below.source})`);
+/**
+ * The directory every absolute path `pattern` matches starts with ('' when any may): what a rule index
+ * needs to set aside path rules written for other directories without running their expressions.
+ */
+export function pathPatternPrefix(pattern: string, context: MatchContext): string {
+  if (pattern === '*' || pattern === '**') return context.root;
+  if (pattern.startsWith('~/') || pattern === '~')
+    return absoluteGlob(`${context.home}${pattern.slice(1)}`).literal;
+  if (pattern.startsWith('/')) return absoluteGlob(pattern).literal;
+  const literal = relativeGlob(pattern).literal;
+  return literal === '' ? context.root : `${context.root.replace(/\/$/, '')}/${literal}`;
 }
 
-function absoluteGlob(pattern: string): RegExp {
+/** A glob's expression and the literal directory every path it matches starts with. */
+interface Glob {
+  literal: string;
+  test(path: string): boolean;
+}
+
+const absoluteGlobs = new Map<string, Glob>();
+const relativeGlobs = new Map<string, Glob>();
+/** Where picomatch may read something other than a literal character. */
+const GLOB_SYNTAX = /[*?[\]{}()!+@|\\]/;
+
+/**
+ * A glob and everything below what it matches, as one regular expression, behind a test of the literal
+ * directories it starts with: rules for many packages (`packages/p3/src/**`) are told apart by a prefix.
+ */
+function globWithDescendants(glob: string): Glob {
+  const self = picomatch.makeRe(glob, { dot: true });
+  const below = picomatch.makeRe(`${glob}/**`, { dot: true });
+  const regex = new RegExp(`(?:${self.source})|(?:${below.source})`);
+  const syntax = glob.search(GLOB_SYNTAX);
+  const literalPart = syntax === -1 ? glob : glob.slice(0, syntax);
+  const literal = literalPart.slice(0, Math.max(0, literalPart.lastIndexOf('/')));
+  return { literal, test: (path) => path.startsWith(literal) && regex.test(path) };
+}
+
+function absoluteGlob(pattern: string): Glob {
   return cached(absoluteGlobs, pattern, () => globWithDescendants(pattern.replace(/\/+$/, '')));
 }
 
-function relativeGlob(pattern: string): RegExp {
+function relativeGlob(pattern: string): Glob {
   return cached(relativeGlobs, pattern, () => {
     const base = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
     return globWithDescendants(base.includes('/') ? base.replace(/^\//, '') : `**/${base}`);
@@ -107,6 +145,11 @@ export function urlPatternMatches(pattern: string, url: string): boolean {
   if (domain === undefined) return false;
   if (wildcard) return host.endsWith(`.${domain}`);
   return host === domain || host.endsWith(`.${domain}`);
+}
+
+/** The canonical host of a URL (or a rule's domain), undefined when it has none. */
+export function urlHost(url: string): string | undefined {
+  return cachedHost(url);
 }
 
 const hosts = new Map<string, string | null>();

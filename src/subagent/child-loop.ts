@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
+import type { ToolSpec } from '../agent/model-stream.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import { grantMcpTools } from '../mcp/grants.js';
 import { instructionsSection } from '../profile/instructions.js';
@@ -170,19 +171,33 @@ export async function runChildLoop(
 ): Promise<LoopResult> {
   const { task, profile, route, params } = child;
   const firstMessage = childFirstMessage(host, child);
-  const own = childTools(
-    host,
-    child,
-    prepared.root,
-    prepared.worktree !== undefined || child.readOnlyRunner === true,
-  );
-  const recorded = prepared.ownWrites
-    ? recordingOwnWrites(own, prepared.ownWrites.own, prepared.root, prepared.ownWrites.top)
-    : followingCommits(own, prepared.follow);
-  const tools = lease ? claimAware(recorded, lease, prepared.root, onDeadlock) : recorded;
   const gate = childGate(host, profile, prepared.root);
-  const visible = new Set(gate.visibleTools(tools));
-  const allowed = tools.filter((t) => visible.has(t.name));
+  const tools = new Map<string, AnyTool>();
+  let mcpSeen: readonly AnyTool[] | undefined;
+  let specs: ToolSpec[] = [];
+  // Rebuilt at a turn boundary when the session's MCP set changed (a list change, a reconnect, a server
+  // that finished starting), so a child works with the tools the session has now, under its own grants.
+  const specsAtTurnBoundary = (): ToolSpec[] => {
+    const mcpNow = host.mcpTools();
+    if (mcpSeen && mcpSeen.length === mcpNow.length && mcpSeen.every((t, i) => t === mcpNow[i])) return specs;
+    mcpSeen = mcpNow;
+    const own = childTools(
+      host,
+      child,
+      prepared.root,
+      prepared.worktree !== undefined || child.readOnlyRunner === true,
+    );
+    const recorded = prepared.ownWrites
+      ? recordingOwnWrites(own, prepared.ownWrites.own, prepared.root, prepared.ownWrites.top)
+      : followingCommits(own, prepared.follow);
+    const current = lease ? claimAware(recorded, lease, prepared.root, onDeadlock) : recorded;
+    const visible = new Set(gate.visibleTools(current));
+    tools.clear();
+    for (const tool of current) tools.set(tool.name, tool);
+    specs = toolSpecsFor(current.filter((t) => visible.has(t.name)));
+    return specs;
+  };
+  specsAtTurnBoundary();
   const sessionId = openChildSession(host, child, prepared.root, firstMessage);
   // Background shell jobs are the child's own: it cannot read or kill the parent's.
   const context = createToolContext({
@@ -199,9 +214,9 @@ export async function runChildLoop(
       callModel: await host.modelCaller(route, params),
       system: childSystem(host, child, prepared),
       messages: [firstMessage],
-      toolSpecs: toolSpecsFor(allowed),
+      toolSpecs: specsAtTurnBoundary,
       tools: {
-        tools: new Map(tools.map((t) => [t.name, t])),
+        tools,
         gate,
         ask: host.ask,
         context,

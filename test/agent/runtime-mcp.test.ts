@@ -6,7 +6,7 @@ import { openWorkspace } from '../../src/cli/bootstrap.js';
 import { resolveMainRoute } from '../../src/provider/route.js';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
 import { openSessionStore, type SessionStore } from '../../src/session/store.js';
-import { fragileServerSource, holdFilePath, warningWatcher } from '../mcp/helpers.js';
+import { fragileServerSource, growingServerSource, holdFilePath, warningWatcher } from '../mcp/helpers.js';
 import { makeProject } from '../support/cli.js';
 import { script, scriptedProviderAlias, scriptedServer } from '../support/llm-server.js';
 
@@ -16,8 +16,13 @@ afterEach(() => {
 });
 
 /** A runtime on `server` with `mcp_servers`, connected in the background; `warned(re)` awaits a warning. */
-async function startRuntime(server: ScriptedServer, mcpServers: Record<string, object>) {
+async function startRuntime(
+  server: ScriptedServer,
+  mcpServers: Record<string, object>,
+  files: Record<string, string> = {},
+) {
   const p = makeProject({
+    files,
     config: { provider: 'main', providers: { main: scriptedProviderAlias(server) }, mcp_servers: mcpServers },
   });
   onTestFinished(() => p.cleanup());
@@ -102,5 +107,58 @@ describe('MCP servers in a session (SPEC 14, issue 16 A5)', () => {
       JSON.stringify((server.requests[0].body as { tools: unknown }).tools),
     );
     expect(afterPing.view.messages.at(-1)?.text).toContain('pong');
+  });
+
+  it('takes a server’s changed tool list (list_changed) into the main agent’s next model turn', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ last_user: 'grow it' })
+        .turn((t) => t.tool('mcp__growing__grow'))
+        .text('grown'),
+    );
+    const growing = { command: process.execPath, args: ['-e', growingServerSource()] };
+    const { runtime } = await startRuntime(server, { growing });
+    await runtime.mcpSettled();
+    expect((await runtime.prompt('grow it')).text).toBe('grown');
+    expect(mcpTools(server, 0)).toEqual(['mcp__growing__grow']);
+    expect(mcpTools(server, 1)).toEqual(['mcp__growing__extra', 'mcp__growing__grow']);
+  });
+
+  it('gives a running child the session’s current MCP tools at its next turn, through its own grant', async () => {
+    const server = await scriptedServer(
+      script()
+        .rule({ system: 'You are the grower.' })
+        .turn((t) => t.tool('mcp__growing__grow'))
+        .text('child grew it')
+        .rule({ system: 'You are the narrow one.' })
+        .text('narrow done')
+        .rule()
+        .turn((t) => t.tool('task', { agent: 'grower', prompt: 'grow' }))
+        .turn((t) => t.tool('task', { agent: 'narrow', prompt: 'look' }))
+        .text('delegated'),
+    );
+    const growing = { command: process.execPath, args: ['-e', growingServerSource()] };
+    const { runtime } = await startRuntime(
+      server,
+      { growing },
+      {
+        // The grant names `extra` before the server has it: a grant applies to the tools of each turn.
+        '.cadre/agents/grower.md':
+          '---\nsubagent_tools: readonly\nsubagent_mcp: [grow, extra]\n---\nYou are the grower.\n',
+        '.cadre/agents/narrow.md':
+          '---\nsubagent_tools: readonly\nsubagent_mcp: [grow]\n---\nYou are the narrow one.\n',
+      },
+    );
+    await runtime.mcpSettled();
+    expect((await runtime.prompt('delegate')).text).toBe('delegated');
+    const mcpOf = (system: string) =>
+      server.requests
+        .filter((r) => r.view.system.includes(system))
+        .map((r) => r.view.tools.filter((n) => n.startsWith('mcp__')));
+    expect(mcpOf('You are the grower.')).toEqual([
+      ['mcp__growing__grow'],
+      ['mcp__growing__extra', 'mcp__growing__grow'],
+    ]);
+    expect(mcpOf('You are the narrow one.')).toEqual([['mcp__growing__grow']]);
   });
 });

@@ -107,3 +107,23 @@ export function warningWatcher() {
 export function holdFilePath(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'cadre-mcp-')), 'hold');
 }
+
+/**
+ * A stdio MCP server (`node -e <source>`) with one tool, `grow`, whose call adds a tool `extra`: the SDK
+ * then sends `notifications/tools/list_changed` before the call's answer.
+ */
+export function growingServerSource(): string {
+  const require = createRequire(import.meta.url);
+  return `
+    const { McpServer } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+    const { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+    const server = new McpServer({ name: 'growing', version: '1.0.0' });
+    server.registerTool('grow', { description: 'Adds the tool extra' }, async () => {
+      server.registerTool('extra', { description: 'Added by grow' }, async () => ({
+        content: [{ type: 'text', text: 'extra ran' }],
+      }));
+      return { content: [{ type: 'text', text: 'grown' }] };
+    });
+    server.connect(new StdioServerTransport());
+  `;
+}

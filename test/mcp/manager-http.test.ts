@@ -136,30 +136,33 @@ describe('startMcp against an HTTP address with no server', () => {
   });
 });
 
+/** A stateless MCP server on `port` (0: any free one). */
+const serve = (port: number) =>
+  new Promise<Server>((resolve) => {
+    const server = createServer(async (req, res) => {
+      const mcp = buildServer();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        void transport.close();
+        void mcp.close();
+      });
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+/** Stops the server, dropping open connections as a crash would. */
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
 describe('a streamable HTTP server that goes away mid-session', () => {
   it('has its tools withdrawn after a call finds it gone, and back once it answers again', async () => {
-    const serve = (port: number) =>
-      new Promise<Server>((resolve) => {
-        const server = createServer(async (req, res) => {
-          const mcp = buildServer();
-          const transport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: undefined,
-            enableJsonResponse: true,
-          });
-          res.on('close', () => {
-            void transport.close();
-            void mcp.close();
-          });
-          await mcp.connect(transport);
-          await transport.handleRequest(req, res);
-        });
-        server.listen(port, '127.0.0.1', () => resolve(server));
-      });
-    const stop = (server: Server) =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
     let server = await serve(0);
     const port = (server.address() as AddressInfo).port;
     const { warnings, onWarning, warned } = warningWatcher();
@@ -186,6 +189,33 @@ describe('a streamable HTTP server that goes away mid-session', () => {
       ).toEqual({
         output: '3',
       });
+      expect(warnings).toHaveLength(2);
+    } finally {
+      await manager.close();
+      await stop(server);
+    }
+  });
+});
+
+describe('a streamable HTTP server that dies while idle', () => {
+  it('is noticed by the idle ping without any call: tools withdrawn, reconnected with backoff, back again', async () => {
+    let server = await serve(0);
+    const port = (server.address() as AddressInfo).port;
+    const { warnings, onWarning, warned } = warningWatcher();
+    const manager = startMcp(
+      { notes: { url: `http://127.0.0.1:${port}/mcp` } },
+      { cwd: process.cwd(), onWarning, reconnectBaseMs: 20, pingIntervalMs: 50 },
+    );
+    try {
+      await manager.ready;
+      expect(manager.tools()).toHaveLength(3);
+      await stop(server);
+      await warned(/"notes" disconnected: the server stopped answering pings/);
+      expect(manager.tools()).toEqual([]);
+      expect(manager.status()[0].state).toBe('reconnecting');
+      server = await serve(port);
+      await warned(/"notes" reconnected \(3 tools\)/);
+      expect(manager.status()[0]).toMatchObject({ state: 'connected', toolCount: 3 });
       expect(warnings).toHaveLength(2);
     } finally {
       await manager.close();

@@ -6,6 +6,7 @@ import {
   childPids,
   everythingServerEntry,
   fragileServerSource,
+  growingServerSource,
   holdFilePath,
   toolContext,
   toolNamed,
@@ -286,5 +287,32 @@ describe('startMcp with servers that fail', () => {
     expect(manager.tools()).toEqual([]);
     expect(manager.status()).toEqual([]);
     expect(started.warnings).toEqual([]);
+  });
+});
+
+describe('a server that changes its tool list (notifications/tools/list_changed)', () => {
+  let manager: McpManager | undefined;
+
+  afterEach(async () => {
+    await manager?.close();
+  });
+
+  it('is re-listed: the tool a call added is there when the call returns, and the revision moved', async () => {
+    const { manager: growing, warnings } = start({
+      growing: { command: process.execPath, args: ['-e', growingServerSource()] },
+    });
+    manager = growing;
+    await growing.ready;
+    expect(growing.tools().map((t) => t.name)).toEqual(['mcp__growing__grow']);
+    const before = growing.revision();
+    const result = await toolNamed(growing.tools(), 'mcp__growing__grow').execute({}, toolContext());
+    expect(result).toMatchObject({ output: 'grown' });
+    expect(growing.tools().map((t) => t.name)).toEqual(['mcp__growing__extra', 'mcp__growing__grow']);
+    expect(growing.revision()).toBeGreaterThan(before);
+    expect(growing.status()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
+    expect(await toolNamed(growing.tools(), 'mcp__growing__extra').execute({}, toolContext())).toMatchObject({
+      output: 'extra ran',
+    });
+    expect(warnings).toEqual([]);
   });
 });

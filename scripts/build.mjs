@@ -4,7 +4,8 @@
 // The web page (src/web/page) is bundled for the browser into dist/web the same way: hashed files first,
 // then `manifest.json` (the HTML and the file list) in one rename; `cadre web` reads that manifest at start.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
@@ -26,6 +27,28 @@ const zodEnglishOnly = {
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
       resolveDir: process.cwd(),
     }));
+  },
+};
+/**
+ * The AI SDK's HTTP helpers build every request's headers with the global `Headers`, which Node defines in
+ * undici: touching it loads all of undici before the first model request, although cadre sends that
+ * request through `node:http` (src/provider/http-fetch.ts). Those helpers get cadre's `HttpHeaders` in
+ * its place (issue 17). The build fails if the helpers stop using `Headers`, so a changed SDK is noticed.
+ */
+const sdkHeadersWithoutUndici = {
+  name: 'sdk-headers-without-undici',
+  setup(build) {
+    const headers = JSON.stringify(resolve('src/provider/http-headers.ts'));
+    build.onLoad({ filter: /[\\/]@ai-sdk[\\/]provider-utils[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!/\bnew Headers\(/.test(text))
+        throw new Error(`${args.path} no longer builds headers with Headers`);
+      return {
+        contents: `import { HttpHeaders as Headers } from ${headers};\n${text}`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
   },
 };
 const staging = `dist.build-${process.pid}`;
@@ -51,7 +74,7 @@ const cli = build({
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, sdkHeadersWithoutUndici],
   logLevel: 'warning',
 });
 

@@ -75,6 +75,8 @@ export const WorkersSchema = z
     stalled_after_ms: z.number().int().positive().optional(),
     /** A job no worker takes within this fails with that reason. Default 120000. */
     pickup_timeout_ms: z.number().int().positive().optional(),
+    /** A remote child's ask nobody answers within this is denied with the reason. Default 600000. */
+    ask_timeout_ms: z.number().int().positive().optional(),
     /** Redis unreachable: `local` runs new tasks in this process, `fail` (default) fails them. */
     fallback: z.enum(['local', 'fail']).optional(),
   })

@@ -1,3 +1,5 @@
+import { fetchResponse, httpFetch } from './http-fetch.js';
+
 /** Defaults that suit a slow reasoning model: a minute to start answering, five minutes between chunks. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -20,7 +22,7 @@ export interface Timeouts {
  * when no response arrives within `connectMs`, and the body fails when no chunk arrives for `idleMs`, so
  * a stalled server is retried and then reported within minutes instead of after undici's defaults.
  */
-export function timedFetch(timeouts: Timeouts, base: typeof fetch = fetch): typeof fetch {
+export function timedFetch(timeouts: Timeouts, base: typeof fetch = httpFetch): typeof fetch {
   return async (input, init) => {
     const controller = new AbortController();
     const outer = init?.signal;
@@ -77,10 +79,7 @@ export function timedFetch(timeouts: Timeouts, base: typeof fetch = fetch): type
         return reader.cancel(reason);
       },
     });
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    const { status, statusText, url, redirected, headers } = response;
+    return fetchResponse({ status, statusText, url, redirected, headers }, body);
   };
 }

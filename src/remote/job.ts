@@ -31,6 +31,8 @@ export interface JobSpec {
   maxTurns: number;
   turnCapLabel: string;
   timeoutSecs: number;
+  /** An ask the root has not answered within this is denied with the reason (`workers.ask_timeout_ms`). */
+  askTimeoutMs: number;
   /** A model route by alias (the worker's own provider entry), never a key. */
   model: { alias?: string; type: string; model: string; params: ModelParams };
   gate: {

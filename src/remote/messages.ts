@@ -25,6 +25,8 @@ export type WorkerMessage =
   | { k: 'event'; event: AgentEvent }
   | { k: 'turn'; added: ModelMessage[]; turn: number; usage: TokenUsage }
   | { k: 'ask'; ask: PermissionAsk }
+  /** The worker stopped waiting for an answer (its ask timeout): the root withdraws the question. */
+  | { k: 'ask_closed'; askId: string; reason: string }
   | { k: 'approved'; rule: string }
   | { k: 'denied'; record: PermissionDenialRecord }
   | { k: 'pushed'; sha: string }

@@ -244,6 +244,7 @@ function jobSpec(
     maxTurns: turns.maxTurns,
     turnCapLabel: turns.label,
     timeoutSecs,
+    askTimeoutMs: settings.askTimeoutMs,
     model: { alias: route.alias, type: route.type, model: route.model, params },
     gate: { options, ceiling: host.parentGate().ceiling, approvals: [...host.approvals()] },
   };
@@ -280,11 +281,15 @@ async function runRemote(
     const reply = (message: RootMessage) =>
       append(link.commands, repliesKey(spec.id), message).catch(() => undefined);
     let worker: string | undefined;
+    const refusals = new Map<string, string>();
+    /** The asks of the child still open in this session, by id. */
+    const asks = new Map<string, AbortController>();
     const pickup = setTimeout(() => {
       if (worker) return;
       void link.queue.remove(spec.id).catch(() => undefined);
+      const refused = [...refusals].map(([name, reason]) => `worker ${name} refused it: ${reason}`);
       finish({
-        failed: `no worker took the job within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); is a cadre worker running against ${describeRedis(settings.redis)}?`,
+        failed: `no worker took the job within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); ${refused.length > 0 ? refused.join('; ') : `is a cadre worker running against ${describeRedis(settings.redis)}?`}`,
       });
     }, settings.pickupTimeoutMs);
     const onAbort = () => {
@@ -330,7 +335,8 @@ async function runRemote(
           host.emit({ type: 'subagent_worker', agent: task.parent, taskId: task.id, worker });
           break;
         case 'refused':
-          finish({ failed: `worker ${message.worker} refused the job: ${message.reason}` });
+          // Offered to the other live workers meanwhile: the job fails once all of them refused it.
+          refusals.set(message.worker, message.reason);
           break;
         case 'event':
           host.emit(message.event);
@@ -339,10 +345,17 @@ async function runRemote(
           turns = message.turn;
           recordChildTurn(host, child, message.added, message.turn, message.usage);
           break;
-        case 'ask':
+        case 'ask': {
+          const open = new AbortController();
+          asks.set(message.ask.id, open);
           void host
-            .ask(message.ask, signal)
-            .then((answer) => reply({ k: 'answer', askId: message.ask.id, answer }));
+            .ask(message.ask, AbortSignal.any([signal, open.signal]))
+            .then((answer) => reply({ k: 'answer', askId: message.ask.id, answer }))
+            .finally(() => asks.delete(message.ask.id));
+          break;
+        }
+        case 'ask_closed':
+          asks.get(message.askId)?.abort(new Error(message.reason));
           break;
         case 'approved':
           host.onApproved(message.rule);

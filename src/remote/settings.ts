@@ -9,6 +9,7 @@ export interface QueueSettings {
   secret: string;
   stalledAfterMs: number;
   pickupTimeoutMs: number;
+  askTimeoutMs: number;
   fallback: 'local' | 'fail';
 }
 
@@ -48,6 +49,7 @@ export function queueSettings(
     secret,
     stalledAfterMs: workers.stalled_after_ms ?? 30_000,
     pickupTimeoutMs: workers.pickup_timeout_ms ?? 120_000,
+    askTimeoutMs: workers.ask_timeout_ms ?? 600_000,
     fallback: workers.fallback ?? 'fail',
   };
 }

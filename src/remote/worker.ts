@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Job, Worker } from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { EmitEvent } from '../agent/events.js';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
@@ -9,7 +9,7 @@ import type { Asker } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { LoadedConfig } from '../config/load.js';
 import { createPermissionGate } from '../permission/gate.js';
-import type { AskAnswer } from '../permission/types.js';
+import type { AskAnswer, PermissionAsk } from '../permission/types.js';
 import { createLanguageModel } from '../provider/model.js';
 import { costOf } from '../provider/pricing.js';
 import { aliasRoute, type ModelRoute, resolveMainRoute } from '../provider/route.js';
@@ -30,12 +30,11 @@ import {
   type QueueLibraries,
   ready,
   repliesKey,
+  STREAM_TTL_SECONDS,
 } from './redis.js';
+import { liveWorkerNames, REOFFER_DELAY_MS, refusalsKey, refusalVerdict } from './refusals.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
-
-/** A remote ask the root has not answered within this is answered deny, with the reason. */
-const ASK_TIMEOUT_MS = 10 * 60 * 1000;
 
 export interface WorkerOptions {
   name: string;
@@ -80,6 +79,7 @@ class RanIds {
 export class CadreWorker {
   private libs!: QueueLibraries;
   private worker?: Worker;
+  private queue?: Queue;
   private commands!: Redis;
   private readonly ran: RanIds;
   private readonly sandboxMode: SandboxMode;
@@ -87,6 +87,8 @@ export class CadreWorker {
   /** Jobs running here, by id: one handed back while it still runs here (a lock lost under load) joins it. */
   private readonly running = new Map<string, Promise<RemoteResult>>();
   private readonly reported = new Set<string>();
+  /** Jobs this worker refused (logged and reported home once, however often they are offered again). */
+  private readonly refused = new Set<string>();
 
   constructor(private readonly options: WorkerOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -102,7 +104,8 @@ export class CadreWorker {
     this.commands = connect(this.libs, options.redis, true);
     await ready(this.commands);
     const connection = connect(this.libs, options.redis, true);
-    this.worker = new this.libs.bullmq.Worker(QUEUE_NAME, (job) => this.process(job), {
+    this.queue = new this.libs.bullmq.Queue(QUEUE_NAME, { connection: this.commands });
+    this.worker = new this.libs.bullmq.Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
       connection,
       concurrency: options.concurrency,
       name: options.name,
@@ -127,6 +130,7 @@ export class CadreWorker {
 
   async close(): Promise<void> {
     await this.worker?.close();
+    await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
   }
 
@@ -145,7 +149,34 @@ export class CadreWorker {
     });
   }
 
-  private async process(job: Job): Promise<RemoteResult> {
+  /**
+   * Refuses `job`: records why, then offers it again to the other live workers, or fails it with every
+   * worker's reason once all of them refused it.
+   */
+  private async refuse(job: Job, token: string | undefined, reason: string): Promise<never> {
+    const { options, libs } = this;
+    const jobId = String(job.id);
+    const key = refusalsKey(jobId);
+    await this.commands.multi().hset(key, options.name, reason).expire(key, STREAM_TTL_SECONDS).exec();
+    if (!this.refused.has(jobId)) {
+      this.refused.add(jobId);
+      options.log(`refused job ${jobId}: ${reason}`);
+      await this.send(jobId, { k: 'refused', worker: options.name, reason });
+    }
+    const [refusals, clients] = await Promise.all([
+      this.commands.hgetall(key),
+      (this.queue as Queue).getWorkers(),
+    ]);
+    const verdict = refusalVerdict(refusals, liveWorkerNames(clients.map((c) => c.rawname)));
+    if ('failed' in verdict) {
+      this.refused.delete(jobId);
+      throw new libs.bullmq.UnrecoverableError(verdict.failed);
+    }
+    await job.moveToDelayed(Date.now() + REOFFER_DELAY_MS, token);
+    throw new libs.bullmq.DelayedError();
+  }
+
+  private async process(job: Job, token: string | undefined): Promise<RemoteResult> {
     const { options } = this;
     const jobId = String(job.id);
     const spec = (job.data as { spec?: JobSpec } | null)?.spec;
@@ -154,11 +185,7 @@ export class CadreWorker {
         now: Date.now(),
         alreadyRan: (id) => this.ran.has(id) && !this.running.has(id),
       }) ?? this.mismatch(spec as JobSpec);
-    if (refusal) {
-      options.log(`refused job ${jobId}: ${refusal}`);
-      await this.send(jobId, { k: 'refused', worker: options.name, reason: refusal });
-      throw new this.libs.bullmq.UnrecoverableError(`worker ${options.name} refused the job: ${refusal}`);
-    }
+    if (refusal) return this.refuse(job, token, refusal);
     const accepted = spec as JobSpec;
     const already = this.running.get(accepted.id);
     if (already) {
@@ -308,7 +335,7 @@ export class CadreWorker {
     const route = this.route(spec);
     const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
     const ask: Asker = (request, askSignal) =>
-      replies.ask(request.id, askSignal, () => this.send(jobId, { k: 'ask', ask: request }));
+      replies.ask(request, askSignal, spec.askTimeoutMs, (message) => this.send(jobId, message));
     try {
       return await runAgentLoop({
         agent: spec.taskId,
@@ -382,16 +409,21 @@ class ReplyChannel {
     }
   }
 
-  async ask(askId: string, signal: AbortSignal, send: () => Promise<void>): Promise<AskAnswer> {
+  /** Sends `request` home and waits for its answer: a deny with the reason after `timeoutMs`. */
+  async ask(
+    request: PermissionAsk,
+    signal: AbortSignal,
+    timeoutMs: number,
+    send: (message: WorkerMessage) => Promise<void>,
+  ): Promise<AskAnswer> {
+    const askId = request.id;
     return new Promise<AskAnswer>((resolve) => {
-      const timer = setTimeout(
-        () =>
-          settle({
-            kind: 'deny_feedback',
-            feedback: `the root did not answer within ${ASK_TIMEOUT_MS / 60_000} minutes`,
-          }),
-        ASK_TIMEOUT_MS,
-      );
+      const timer = setTimeout(() => {
+        const feedback = `the root did not answer within ${describeMs(timeoutMs)} (workers.ask_timeout_ms), so it is denied`;
+        settle({ kind: 'deny_feedback', feedback });
+        // The root's question is withdrawn: an answer now would reach no one.
+        void send({ k: 'ask_closed', askId, reason: feedback });
+      }, timeoutMs);
       const onAbort = () =>
         settle({ kind: 'deny_feedback', feedback: 'the task was stopped before anyone answered' });
       const settle = (answer: AskAnswer) => {
@@ -402,7 +434,13 @@ class ReplyChannel {
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(askId, settle);
-      void send();
+      void send({ k: 'ask', ask: request });
     });
   }
+}
+
+/** `90 s`, `10 minutes`: a timeout as a person reads it. */
+function describeMs(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

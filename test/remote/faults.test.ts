@@ -57,6 +57,7 @@ describe('queue faults and refusals', () => {
             maxTurns: 1,
             turnCapLabel: 'x',
             timeoutSecs: 30,
+            askTimeoutMs: 1000,
             model: { alias: 'fake', type: 'openai-compatible', model: 'm', params: {} },
             gate: {
               options: { safety: 'full', yes: true },

@@ -27,6 +27,7 @@ function spec(overrides: Partial<JobSpec> = {}): JobSpec {
     maxTurns: 25,
     turnCapLabel: 'max_steps 25',
     timeoutSecs: 600,
+    askTimeoutMs: 600_000,
     model: { alias: 'fake', type: 'openai-compatible', model: 'm', params: {} },
     gate: {
       options: { safety: 'full', yes: true, headless: false },

@@ -1,0 +1,217 @@
+import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import { HttpHeaders } from './http-headers.js';
+
+/** What a response is made of; `fetchResponse` adds the body readers. */
+export interface ResponseHead {
+  status: number;
+  statusText: string;
+  url: string;
+  redirected: boolean;
+  headers: HttpHeaders | Headers;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY = new Set([101, 204, 205, 304]);
+const MAX_REDIRECTS = 20;
+
+/**
+ * `fetch` for the provider SDKs over `node:http`/`node:https` (issue 17). Node's own `fetch` loads undici
+ * and compiles its WASM HTTP parser on the first request, which costs a cold `cadre -p` more than all of
+ * cadre's own start-up; `node:http` parses in C++ and is half loaded already. It follows redirects as
+ * `fetch` does and fails the way undici does (`TypeError('fetch failed')` with the socket error as cause,
+ * `terminated` for a body cut short), so the SDKs' and cadre's retry classification is unchanged. It
+ * asks for no compression, so the body is what the server sent. Anything else a caller may pass (a
+ * `Request`, form data, a stream body, a redirect mode, another scheme) goes to the global `fetch`.
+ */
+export const httpFetch: typeof fetch = async (input, init = {}) => {
+  const url = typeof input === 'string' ? parseUrl(input) : input instanceof URL ? input : null;
+  const body = init.body ?? undefined;
+  const simpleBody = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+  if (
+    url === null ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    !simpleBody ||
+    (init.redirect !== undefined && init.redirect !== 'follow')
+  )
+    return fetch(input, init);
+  return send(url, {
+    method: (init.method ?? 'GET').toUpperCase(),
+    headers: Object.fromEntries(
+      new HttpHeaders(init.headers as ConstructorParameters<typeof HttpHeaders>[0]),
+    ),
+    body,
+    signal: init.signal ?? undefined,
+  });
+};
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  signal: AbortSignal | undefined;
+}
+
+async function send(first: URL, outgoing: Outgoing): Promise<Response> {
+  let url = first;
+  let current = outgoing;
+  for (let redirects = 0; ; redirects++) {
+    const response = await exchange(url, current);
+    const location = response.headers.location;
+    if (!REDIRECTS.has(response.statusCode ?? 0) || location === undefined)
+      return fetchResponse(responseHead(response, url, redirects > 0), bodyOf(response, current));
+    response.resume();
+    if (redirects === MAX_REDIRECTS)
+      throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
+    const next = new URL(location, url);
+    current = redirected(current, response.statusCode ?? 0, url.origin !== next.origin);
+    url = next;
+  }
+}
+
+/** The request a redirect asks for: a GET without body after a 303 (or a 301/302 of a POST), as `fetch` does. */
+function redirected(outgoing: Outgoing, status: number, crossOrigin: boolean): Outgoing {
+  const headers = { ...outgoing.headers };
+  if (crossOrigin)
+    for (const name of ['authorization', 'cookie', 'proxy-authorization']) delete headers[name];
+  if (status === 303 || ((status === 301 || status === 302) && outgoing.method === 'POST')) {
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language'])
+      delete headers[name];
+    return { ...outgoing, headers, method: 'GET', body: undefined };
+  }
+  return { ...outgoing, headers };
+}
+
+async function exchange(url: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
+  signal?.throwIfAborted();
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const sent: OutgoingHttpHeaders = { ...headers };
+  if (body !== undefined) sent['content-length'] = Buffer.byteLength(body);
+  const options: RequestOptions = { method, headers: sent };
+  return new Promise((resolve, reject) => {
+    const req = request(url, options);
+    const onAbort = () => {
+      req.destroy();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(new TypeError('fetch failed', { cause: error }));
+    });
+    req.once('response', (response) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(response);
+    });
+    req.end(body);
+  });
+}
+
+function responseHead(response: IncomingMessage, url: URL, redirected: boolean): ResponseHead {
+  const headers = new HttpHeaders();
+  const raw = response.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  return {
+    status: response.statusCode ?? 0,
+    statusText: response.statusMessage ?? '',
+    url: url.href,
+    redirected,
+    headers,
+  };
+}
+
+/**
+ * The body as a web stream, read only as fast as it is consumed. A body cut short fails as undici's does
+ * (`terminated`, the socket error as cause); an abort fails it with the abort's reason.
+ */
+function bodyOf(response: IncomingMessage, { method, signal }: Outgoing): ReadableStream<Uint8Array> | null {
+  if (method === 'HEAD' || NULL_BODY.has(response.statusCode ?? 0)) {
+    response.resume();
+    return null;
+  }
+  let settled = false;
+  let failure: Error | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        controller.error(error);
+      };
+      const onAbort = () => {
+        fail(signal?.reason);
+        response.destroy();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      response.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) response.pause();
+      });
+      response.once('end', () => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        controller.close();
+      });
+      response.once('error', (error) => {
+        failure = error;
+      });
+      response.once('close', () => {
+        const cause = failure ?? Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
+        fail(new TypeError('terminated', { cause }));
+      });
+    },
+    pull() {
+      response.resume();
+    },
+    cancel() {
+      settled = true;
+      response.destroy();
+    },
+  });
+}
+
+/**
+ * A `Response` for the SDKs without undici's class: the head, the body stream and its readers. `timedFetch`
+ * uses it to hand on a body it wraps.
+ */
+export function fetchResponse(head: ResponseHead, body: ReadableStream<Uint8Array> | null): Response {
+  let used = false;
+  const bytes = async (): Promise<Buffer> => {
+    if (used) throw new TypeError('Body is unusable: Body has already been read');
+    used = true;
+    if (!body) return Buffer.alloc(0);
+    const chunks: Uint8Array[] = [];
+    const reader = body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    return Buffer.concat(chunks);
+  };
+  const response = {
+    ...head,
+    ok: head.status >= 200 && head.status < 300,
+    type: 'basic',
+    body,
+    get bodyUsed() {
+      return used;
+    },
+    text: async () => (await bytes()).toString('utf8'),
+    json: async () => JSON.parse((await bytes()).toString('utf8')),
+    arrayBuffer: async () => {
+      const data = await bytes();
+      return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+    },
+    bytes: async () => new Uint8Array(await bytes()),
+  };
+  // The SDKs read only these members; the global class is what the type system knows.
+  return response as unknown as Response;
+}

@@ -60,7 +60,13 @@ function codexScript(): ScriptTurn[] {
   ];
 }
 
-function runCodex(bin: string, server: ScriptedServer, dir: string, home: string): Promise<number> {
+function runCodex(
+  bin: string,
+  server: ScriptedServer,
+  dir: string,
+  home: string,
+  userHome: string,
+): Promise<number> {
   const args = [
     'exec',
     '--skip-git-repo-check',
@@ -84,7 +90,7 @@ function runCodex(bin: string, server: ScriptedServer, dir: string, home: string
     const spawnedAt = now();
     const child = spawn(bin, args, {
       cwd: dir,
-      env: { ...process.env, CODEX_HOME: home, BENCH_KEY: 'bench' },
+      env: { ...process.env, CODEX_HOME: home, HOME: userHome, BENCH_KEY: 'bench' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -107,15 +113,19 @@ async function codexTask(bin: string, runs: number): Promise<{ walls: number[]; 
   const root = mkdtempSync(join(tmpdir(), 'cadre-bench-codex-'));
   // Codex refuses to keep its helper binaries under a temporary directory.
   const home = join(homedir(), '.cache', 'cadre-bench-codex-home');
+  // Codex runs each command in a login shell, which reads the user's ~/.profile and ~/.bashrc (on a
+  // machine with pyenv, seconds per command): an empty home measures Codex, not the user's shell setup,
+  // as cadre's non-login `bash -c` is measured.
+  const userHome = join(home, 'home');
   const dir = join(root, 'project');
   mkdirSync(dir, { recursive: true });
-  mkdirSync(home, { recursive: true });
+  mkdirSync(userHome, { recursive: true });
   try {
     const walls: number[] = [];
     for (let i = 0; i < runs; i++) {
       writeFileSync(join(dir, 'notes.txt'), NOTES);
       const before = server.requests.length;
-      walls.push(await runCodex(bin, server, dir, home));
+      walls.push(await runCodex(bin, server, dir, home, userHome));
       const requests = server.requests.slice(before);
       if (requests.length !== CALLS + 1)
         throw new Error(`peers: codex made ${requests.length} model requests`);

@@ -5,4 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 // compiles in background jobs that process exit waits for (seconds on a busy machine, issue 17), while
 // parsing a command line takes microseconds either way. Set before any WASM is compiled.
 setFlagsFromString('--liftoff-only');
+// The young generation keeps its first size: a session allocates in small bursts, and a smaller heap makes
+// every spawned command's fork cheaper (issue 17: a 100-turn session's peak RSS 124 -> 95 MiB, no more CPU).
+setFlagsFromString('--semi-space-growth-factor=1');
 await import('../dist/cli.js');

@@ -10,6 +10,7 @@ import {
   type StopReason,
   type ToolCallContent,
 } from '@agentclientprotocol/sdk';
+import { reviewText } from '../agent/session-review.js';
 import { SessionBusyError, type SessionController } from '../controller/session-controller.js';
 import type {
   ControllerEvent,
@@ -179,6 +180,13 @@ export class AcpSession {
           this.modesChanged();
         }
         break;
+      case 'review': {
+        // The session review (SPEC 4.3) as the agent's words; stderr keeps it when the client is gone.
+        const text = reviewText(event.review);
+        this.log(text);
+        this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n${text}\n` } });
+        break;
+      }
       case 'notice':
         this.send({
           sessionUpdate: 'agent_message_chunk',

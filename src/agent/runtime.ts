@@ -193,6 +193,11 @@ export class AgentRuntime {
   private coordination?: Coordination;
   /** Who answers asks: the user, else `approval_provider` (when set and allowed), else the headless denial. */
   private readonly asker: Asker;
+  /**
+   * `approval_provider`'s asker when set (and allowed): with a user present, a client routes to it the
+   * asks of background work, which no user is waiting on (issue 16 B7).
+   */
+  readonly approvalAsker: Asker | undefined;
   /** Critic, approval and session review (SPEC 4.3). */
   private readonly roles: SessionRoles;
 
@@ -214,7 +219,8 @@ export class AgentRuntime {
       currentRoute: () => this.route,
       call: (agent, route, system, request, signal) => this.roleCall(agent, route, system, request, signal),
     });
-    this.asker = options.ask ?? this.roles.approvalAsker() ?? headlessAsker;
+    this.approvalAsker = this.roles.approvalAsker();
+    this.asker = options.ask ?? this.approvalAsker ?? headlessAsker;
     this.messages = history;
     this.turn = options.store.lastTurn(session.id) ?? 0;
     this.approvals = options.store.approvals(session.id);

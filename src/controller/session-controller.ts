@@ -66,6 +66,8 @@ import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../agent/events.js';
 import type { LoopResult, StopReason } from '../agent/loop.js';
 import { AgentRuntime, type RuntimeFlags, type RuntimeOptions } from '../agent/runtime.js';
+import type { SessionReview } from '../agent/session-review.js';
+import type { Asker } from '../agent/tool-runner.js';
 import { openWorkspace, type Workspace } from '../config/workspace.js';
 import { contextWindowOf } from '../provider/pricing.js';
 import { describeRoute, EFFORTS, type Effort, type ModelRoute, resolveMainRoute } from '../provider/route.js';
@@ -169,6 +171,27 @@ export class SessionController {
     this.asks = new AskBroker(this.tracker, (event) => this.publish(event), this.now);
   }
 
+  /**
+   * A user is present, but nobody waits on background work: its asks go to `approval_provider` when that
+   * is set and `--yes` could approve them (issue 16 B7), each decision told to the clients as a notice.
+   * Every other ask, background ones it may not decide included, goes to the user (SPEC 6.6).
+   */
+  private readonly routeAsk: Asker = async (ask, signal) => {
+    const approver = this.runtime?.approvalAsker;
+    if (!approver || ask.decision.yesApprovable !== true || !this.tracker.inBackground(ask.agent))
+      return this.asks.asker(ask, signal);
+    const answer = await approver(ask, signal);
+    const what = `${ask.tool} for ${this.tracker.label(ask.agent)} (background)`;
+    this.publish({
+      type: 'notice',
+      message:
+        answer.kind === 'deny_feedback'
+          ? `${answer.feedback}: ${what}`
+          : `approval_provider approved ${what}`,
+    });
+    return answer;
+  };
+
   /** Starts (or resumes, with `flags.resume`/`continue`) a session. Throws ConfigError for bad usage. */
   static async open(options: ControllerOptions): Promise<SessionController> {
     const controller = new SessionController(options);
@@ -184,7 +207,7 @@ export class SessionController {
       cwd: workspace.cwd,
       emit: (event) => controller.ingest(event),
       projectTrusted: options.projectTrusted,
-      ask: options.interactive ? controller.asks.asker : undefined,
+      ask: options.interactive ? controller.routeAsk : undefined,
       user: options.interactive ? controller.asks.user : undefined,
       store,
       modelCaller: options.modelCaller,
@@ -402,7 +425,19 @@ export class SessionController {
 
   // ── closing ───────────────────────────────────────────────────────────────────────────────────────
 
-  /** Interrupts, withdraws asks and queued prompts, cancels and records subagents. Idempotent. */
+  /**
+   * With `session_review: true`, `review_provider` reviews what the session changed since the review
+   * before (SPEC 4.3); its `review` event reaches every client. `close()` runs it, so each client shows
+   * the review when its session ends; a client that must have it after the events stop takes the result.
+   */
+  review(): Promise<SessionReview | undefined> {
+    return this.runtime.reviewSession();
+  }
+
+  /**
+   * Interrupts, withdraws asks and queued prompts, reviews the session (when on), cancels and records
+   * subagents. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
@@ -413,6 +448,7 @@ export class SessionController {
       this.interrupt();
       this.asks.cancelAll();
       await this.active?.done;
+      await this.review();
       await this.runtime.close();
       this.publishState();
       this.publish({ type: 'closed' });

@@ -123,7 +123,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     if (theme.caps.colorLevel > 0) void loadHighlighter();
     await app.waitUntilExit();
     // `session_review`: the findings stay on the terminal after the UI is gone (SPEC 4.3).
-    const review = await controller.runtime.reviewSession();
+    const review = await controller.review();
     if (review) process.stdout.write(`${reviewText(review)}\n`);
     return 0;
   } finally {

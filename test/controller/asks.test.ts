@@ -144,3 +144,59 @@ describe('asks from anywhere reach the client (SPEC 6.6)', () => {
     await s.next('turn_ended', (e) => e.outcome.origin === 'background');
   });
 });
+
+describe('asks of background work with approval_provider set (issue 16 B7)', () => {
+  it('go to approval_provider when --yes could approve them; the rest, and foreground asks, go to the user', async () => {
+    const decided: string[] = [];
+    const s = await openTestSession(
+      async (call) => {
+        if (call.system.startsWith('You decide permission requests')) {
+          decided.push(`${call.route.model}: ${call.last}`);
+          return { text: 'APPROVE: an ordinary write in the project' };
+        }
+        if (call.system.startsWith('You are the writer.')) {
+          return call.messages.length === 1
+            ? {
+                tools: [
+                  ['write', { path: 'bg.txt', content: 'background' }],
+                  // Outside the project: not what --yes approves, so not the approval model's to decide.
+                  ['read', { path: '/etc/hostname' }],
+                ],
+              }
+            : { text: 'background writer done' };
+        }
+        if (call.last === 'go')
+          return {
+            tools: [
+              ['task', { agent: 'writer', prompt: 'w', background: true }],
+              ['write', { path: 'main.txt', content: 'main' }],
+            ],
+          };
+        return { text: 'main finished' };
+      },
+      { files: PROFILES, config: { approval_provider: 'cheap' }, trustProject: true },
+    );
+    s.controller.submit('go');
+    const mainAsk = await s.next('ask_opened');
+    expect(mainAsk.ask).toMatchObject({ label: 'main', background: false });
+    s.controller.answer(mainAsk.ask.id, { kind: 'allow_once' });
+    const childAsk = await s.next('ask_opened', (e) => e.ask.agent !== 'main');
+    expect(childAsk.ask).toMatchObject({
+      label: 'main › writer',
+      background: true,
+      permission: { tool: 'read' },
+    });
+    s.controller.answer(childAsk.ask.id, { kind: 'allow_once' });
+    await s.next('turn_ended', (e) => e.outcome.origin === 'background');
+
+    expect(readFileSync(s.project.path('bg.txt'), 'utf8')).toBe('background');
+    expect(decided).toHaveLength(1);
+    expect(decided[0]).toMatch(/^cheap-model: .*"tool": "write".*bg\.txt/s);
+    const opened = s.events.flatMap((e) => (e.event.type === 'ask_opened' ? [e.event.ask.label] : []));
+    expect(opened.sort()).toEqual(['main', 'main › writer']);
+    expect(s.events.map((e) => e.event)).toContainEqual({
+      type: 'notice',
+      message: 'approval_provider approved write for main › writer (background)',
+    });
+  });
+});

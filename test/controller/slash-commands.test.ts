@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallSpecError, formatExplain } from '../../src/permission/explain.js';
 import { gate, MAIN_SYSTEM, openTestSession } from './harness.js';
@@ -315,5 +316,49 @@ describe('slash commands through the controller', () => {
     expect(s.controller.complete('/prompt ')).toEqual(['/prompt default', '/prompt careful']);
     expect(s.controller.complete('/effort h')).toEqual(['/effort high']);
     expect(s.controller.complete('plain text')).toEqual([]);
+  });
+});
+
+describe('/agents reload reports what it found', () => {
+  it('names each collision and warning on its own line, keeps the active profile while any source has it, else falls back to /agent off', async () => {
+    const s = await session();
+    const globalAgents = join(s.project.configDir, 'agents');
+    mkdirSync(globalAgents, { recursive: true });
+    expect((await s.controller.submit('/agent helper').outcome).isError).toBe(false);
+
+    writeFileSync(
+      join(globalAgents, 'helper.md'),
+      '---\ndescription: Global helper\n---\nYou are the global helper.\n',
+    );
+    writeFileSync(s.project.path('.cadre/agents/broken.md'), '---\nsubagent_tools: [\n---\nbody\n');
+    const reload = await s.controller.submit('/agents reload').outcome;
+    const [counts, ...lines] = reload.text.split('\n');
+    expect(counts).toMatch(/^reloaded: \d+ profiles, 1 prompts$/);
+    expect(lines).toEqual([
+      `warning: ${s.project.path('.cadre/agents/broken.md')}: unparsable frontmatter at line 3: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      `collision: helper: project ${s.project.path('.cadre/agents/helper.md')} wins over global ${join(globalAgents, 'helper.md')}`,
+    ]);
+    expect(s.controller.snapshot().profile).toBe('helper');
+
+    // The project's copy goes: the global one still has the name, so the layer stays, now on the global one.
+    rmSync(s.project.path('.cadre/agents/helper.md'));
+    const kept = await s.controller.submit('/agents reload').outcome;
+    expect(kept.text).not.toContain('collision');
+    expect(kept.text).not.toContain('no longer exists');
+    expect(s.controller.snapshot().profile).toBe('helper');
+    await s.controller.submit('who are you').outcome;
+    expect(s.calls.at(-1)?.system.startsWith('You are the global helper.')).toBe(true);
+
+    // No source has it any more: /agent off, said in the output and as a notice to every client.
+    rmSync(join(globalAgents, 'helper.md'));
+    const gone = await s.controller.submit('/agents reload').outcome;
+    expect(gone.text.split('\n').slice(1)).toEqual([
+      `warning: ${s.project.path('.cadre/agents/broken.md')}: unparsable frontmatter at line 3: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      'profile "helper" no longer exists: /agent off',
+    ]);
+    await s.next('notice', (e) => e.message === 'profile "helper" no longer exists: /agent off');
+    expect(s.controller.snapshot().profile).toBeNull();
+    await s.controller.submit('and now').outcome;
+    expect(s.calls.at(-1)?.system.startsWith(MAIN_SYSTEM)).toBe(true);
   });
 });

@@ -125,7 +125,7 @@ export function createWebApp({ port, auth, hub, assets, streams }: WebAppOptions
   api.post('/submit', async (c) => {
     const body = await parseBody(c, SubmitBody);
     if (!body.ok) return body.response;
-    const handle = c.get('session').controller.submit(body.value.text);
+    const handle = hub.submit(c.get('session'), body.value.text);
     return c.json({ id: handle.id, queued: handle.queued });
   });
   api.post('/interrupt', (c) => c.json({ interrupted: c.get('session').controller.interrupt() }));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RuntimeFlags } from '../../agent/runtime.js';
 import type { Workspace } from '../../config/workspace.js';
-import { SessionController } from '../../controller/session-controller.js';
+import { SessionController, type SubmitHandle } from '../../controller/session-controller.js';
 import type { SessionStore } from '../../session/store.js';
 import { entriesFromMessages } from '../transcript/from-messages.js';
 import { applyEvent } from '../transcript/reduce.js';
@@ -85,6 +85,13 @@ export class SessionHub {
       status: record.status,
       openKey: openBySession.get(record.id) ?? null,
     }));
+  }
+
+  /** A prompt or command line for `session`; `/quit` ends it as in the other clients: review (when on), closed. */
+  submit(session: OpenSession, text: string): SubmitHandle {
+    const handle = session.controller.submit(text);
+    void handle.outcome.then((outcome) => (outcome.quit ? session.controller.close() : undefined));
+    return handle;
   }
 
   /** Closes every controller (interrupting turns; subagents follow their retention rules). */

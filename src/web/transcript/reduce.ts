@@ -100,6 +100,11 @@ function nextEntries(entries: Entries, seq: number, event: ControllerEvent): Ent
       if (outcome.stopReason === 'cancelled') return [...entries, notice(seq, 'info', 'Interrupted.')];
       return [...entries, notice(seq, 'error', outcome.error ?? `The turn ended: ${outcome.stopReason}.`)];
     }
+    case 'review': {
+      const { provider, model, files, findings } = event.review;
+      const reviewer = [provider, model].filter(Boolean).join(' · ') || 'no model (nothing changed)';
+      return [...entries, { kind: 'review', id: `r${seq}`, reviewer, files, findings }];
+    }
     case 'session_changed':
       return [notice(seq, 'info', `New conversation (session ${event.sessionId}).`)];
     default:

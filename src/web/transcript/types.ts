@@ -22,7 +22,9 @@ export type TranscriptEntry =
       durationMs?: number;
     }
   | { kind: 'command'; id: string; command: string; text: string; isError: boolean }
-  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string };
+  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
+  /** The session review (SPEC 4.3): who reviewed, the changed files, the findings. */
+  | { kind: 'review'; id: string; reviewer: string; files: string[]; findings: string };
 
 export interface Transcript {
   /** The sequence id of the last controller event applied (0: none). */

@@ -36,6 +36,15 @@ const Entry = memo(function Entry({ entry }: { entry: TranscriptEntry }) {
           <pre>{entry.text}</pre>
         </article>
       );
+    case 'review':
+      return (
+        <article class="msg msg-command" aria-label="Session review">
+          <div class="dim">
+            Session review by {entry.reviewer} ({entry.files.length} file(s) changed)
+          </div>
+          <Markdown text={entry.findings} />
+        </article>
+      );
     case 'notice':
       return (
         <p class={`notice notice-${entry.level}`} role={entry.level === 'error' ? 'alert' : undefined}>

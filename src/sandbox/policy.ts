@@ -25,6 +25,8 @@ export interface PolicyExtras {
   writable?: string[];
   readOnly?: string[];
   mounts?: Mount[];
+  /** Environment variables set for every command (an isolated writer's private git objects). */
+  setEnv?: Record<string, string>;
 }
 
 /** A writable directory bound at another path, standing in for it (bwrap only; see SandboxPolicy.mounts). */
@@ -67,6 +69,8 @@ export interface SandboxPolicy {
    * bwrap can bind one path at another; other backends are never given mounts.
    */
   mounts: Mount[];
+  /** Set for every command, over the (scrubbed) environment. */
+  setEnv?: Record<string, string>;
   /** Emptied: a directory becomes an empty tmpfs, a file an empty file. */
   hidden: string[];
   privateTmp: boolean;
@@ -191,6 +195,7 @@ export function buildSandboxPolicy(
     createMissing: settings.readOnly ? [] : CREATED_CACHES.map(home),
     readOnly,
     mounts: settings.readOnly ? [] : (extras.mounts ?? []),
+    setEnv: extras.setEnv,
     hidden,
     privateTmp: true,
     network: settings.network && !settings.readOnly,

@@ -134,7 +134,7 @@ export function shellSpawn(
 ): ShellSpawn {
   if (!sandbox) return { file: 'bash', args: ['-c', command], env: { ...env } };
   const { policy } = sandbox;
-  const scrubbed = scrubEnv(env, policy.env);
+  const scrubbed = { ...scrubEnv(env, policy.env), ...policy.setEnv };
   switch (sandbox.backend) {
     case 'bwrap': {
       prepareHost(policy, grants);

@@ -138,6 +138,28 @@ export function recordChildTurn(
   }
 }
 
+/**
+ * An isolated writer's shell calls, each followed by carrying its commits onto its branch (SPEC 9): the
+ * branch follows the writer as it goes, so a crash mid-run leaves it at the writer's last commit.
+ */
+function followingCommits(tools: AnyTool[], follow: (() => Promise<void>) | undefined): AnyTool[] {
+  if (!follow) return tools;
+  return tools.map((tool) =>
+    tool.name !== 'bash'
+      ? tool
+      : {
+          ...tool,
+          async execute(input, ctx) {
+            try {
+              return await tool.execute(input, ctx);
+            } finally {
+              await follow();
+            }
+          },
+        },
+  );
+}
+
 /** Runs the child's agent loop in its own session, in the checkout `prepared` gives it. */
 export async function runChildLoop(
   host: SubagentHost,
@@ -167,7 +189,7 @@ export async function runChildLoop(
     );
     const recorded = prepared.ownWrites
       ? recordingOwnWrites(own, prepared.ownWrites.own, prepared.root, prepared.ownWrites.top)
-      : own;
+      : followingCommits(own, prepared.follow);
     const current = lease ? claimAware(recorded, lease, prepared.root, onDeadlock) : recorded;
     const visible = new Set(gate.visibleTools(current));
     tools.clear();

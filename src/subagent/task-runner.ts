@@ -100,10 +100,7 @@ export async function settleWriter(
   const worktree = prepared?.worktree;
   if (!worktree) return;
   const done = await finishWriter(worktree);
-  task.notes = [
-    ...done.undone.map((note) => `cadre undid a change to the shared git store: ${note}`),
-    ...done.blocked.map((note) => `cadre kept a change out of the shared git store: ${note}`),
-  ];
+  task.notes = done.blocked.map((note) => `cadre kept a change out of the shared git store: ${note}`);
   for (const note of task.notes)
     host.emit({ type: 'warning', agent: task.id, message: `writer ${task.id}: ${note}` });
   task.writer = done.removed

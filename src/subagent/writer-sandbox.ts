@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { buildSandboxPolicy } from '../sandbox/policy.js';
-import { isConfining, type ShellSandbox, sandboxAt } from '../sandbox/sandbox.js';
-import type { StagedRefs } from '../worktree/staged-refs.js';
+import { buildSandboxPolicy, type SandboxPolicy, type SandboxSettings } from '../sandbox/policy.js';
+import { isConfining, type ShellSandbox } from '../sandbox/sandbox.js';
+import { privateObjectsEnv } from '../worktree/private-objects.js';
+import type { WriterBranch } from '../worktree/writer-branch.js';
 
 /** Whether a confining sandbox really runs here: a probe that ran, not a binary on PATH (SPEC 9). */
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
@@ -11,17 +12,17 @@ export interface WriterSandbox {
   /** Cached per process. */
   probe(): Promise<SandboxAvailability>;
   /**
-   * The sandbox can keep the shared git store read-only and bind private copies of its branch refs over
-   * it (bwrap): the writer's ref changes are staged (`rootedAt` gets `staged`) instead of guarded after
-   * the fact. Otherwise the store is writable and cadre checks it when the writer ends.
+   * The sandbox can bind private copies of the store's branch refs over the real ones (bwrap): the
+   * writer's branch moves in its copy. Otherwise its worktree's HEAD is detached and moves alone.
    */
   readonly stagesRefs?: boolean;
   /**
-   * The sandbox policy rooted at the worktree: the filesystem read-only except the worktree and a private
-   * temp dir; with `staged`, of the shared git store only its objects, the worktree's admin dir and the
-   * private ref copies are writable; without, the whole store (its `hooks/` and `config` read-only).
+   * The sandbox policy rooted at the worktree: the filesystem read-only except the worktree, a private
+   * temp dir and, of the shared git store, only the worktree's admin dir (its HEAD, index and private
+   * objects; the files tying it to the store stay read-only) and, staged, the private ref copies. Its git
+   * writes new objects privately and reads the shared ones as an alternate.
    */
-  rootedAt(paths: { worktree: string; gitCommonDir: string; staged?: StagedRefs }): ShellSandbox;
+  rootedAt(paths: { worktree: string; gitCommonDir: string; writer: WriterBranch }): ShellSandbox;
 }
 
 /** The run's sandbox as isolated writers see it; none or an unconfined one makes writers fall back (SPEC 9). */
@@ -32,20 +33,32 @@ export function writerSandbox(sandbox: ShellSandbox | undefined): WriterSandbox 
         ? { ok: true }
         : { ok: false, reason: sandbox?.unconfinedReason ?? 'no sandbox was set up for this run' },
     stagesRefs: sandbox?.backend === 'bwrap',
-    rootedAt: ({ worktree, gitCommonDir, staged }) => {
+    rootedAt: ({ worktree, gitCommonDir, writer }) => {
       if (!sandbox || !isConfining(sandbox)) throw new Error('no confining sandbox for an isolated writer');
-      if (!staged || sandbox.backend !== 'bwrap')
-        return sandboxAt(sandbox, worktree, { gitStores: [gitCommonDir] });
-      const policy = buildSandboxPolicy(sandbox.settings, worktree, {
-        writable: [join(gitCommonDir, 'objects'), staged.adminDir],
-        // Visible (a store under the private /tmp would be hidden otherwise) and read-only.
-        readOnly: [gitCommonDir],
-        mounts: [
-          { source: staged.heads.copy, target: staged.heads.real },
-          { source: staged.logs.copy, target: staged.logs.real },
-        ],
-      });
-      return { ...sandbox, policy };
+      return { ...sandbox, policy: writerPolicy(sandbox.settings, worktree, gitCommonDir, writer) };
     },
   };
+}
+
+/** The policy of `rootedAt`, for any backend (only bwrap is given the ref copies to bind). */
+export function writerPolicy(
+  settings: SandboxSettings,
+  worktree: string,
+  gitCommonDir: string,
+  writer: WriterBranch,
+): SandboxPolicy {
+  const { staged, adminDir } = writer;
+  return buildSandboxPolicy(settings, worktree, {
+    writable: [adminDir],
+    // The store visible (one under the private /tmp would be hidden otherwise) and read-only; the admin
+    // dir's pointers too: rewritten, they would send cadre's own git in the worktree to another store.
+    readOnly: [...(staged ? [gitCommonDir] : []), join(adminDir, 'commondir'), join(adminDir, 'gitdir')],
+    mounts: staged
+      ? [
+          { source: staged.heads.copy, target: staged.heads.real },
+          { source: staged.logs.copy, target: staged.logs.real },
+        ]
+      : [],
+    setEnv: privateObjectsEnv(gitCommonDir, writer.privateObjects),
+  });
 }

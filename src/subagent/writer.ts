@@ -1,16 +1,16 @@
 import type { ShellSandbox } from '../sandbox/sandbox.js';
-import { withRepoLock } from '../worktree/git.js';
-import { inspectRepo, type RepoState } from '../worktree/repo.js';
-import { carryOver, type StagedRefs, stageRefs } from '../worktree/staged-refs.js';
-import { restoreStore, type StoreSnapshot, snapshotStore } from '../worktree/store-guard.js';
+import { git, withRepoLock } from '../worktree/git.js';
+import { dropPrivateObjects, importObjects, privateObjectsDir } from '../worktree/private-objects.js';
+import { inspectRepo, type RepoState, refreshRepo } from '../worktree/repo.js';
+import { adminDirOf, stageRefs, strayRefChanges } from '../worktree/staged-refs.js';
 import {
   addWorktree,
   inspectWorktree,
   removeWorktree,
-  TASK_BRANCH_PREFIX,
   type Worktree,
   type WorktreeState,
 } from '../worktree/worktree.js';
+import { followWriter, type WriterBranch } from '../worktree/writer-branch.js';
 import type { OwnWrites } from './own-writes.js';
 import writerPreambleTemplate from './prompts/writer.txt';
 import type { WriterSandbox } from './writer-sandbox.js';
@@ -64,13 +64,15 @@ export interface PreparedWriter {
   /** The writer's own sandbox, rooted at its worktree (absent: the run's sandbox, rooted at the project). */
   sandbox?: ShellSandbox;
   /**
-   * Its worktree, and how the shared store is kept: `staged` (the sandbox lets only private ref copies
-   * change; the writer's own branch is carried over) or `snapshot` (checked and put back afterwards).
+   * Its worktree, and its branch as cadre keeps it: the writer's git writes objects and moves refs only
+   * in its own view; cadre moves the real branch (`follow`).
    */
-  worktree?: Worktree & { repoTop: string; commonDir: string } & (
-      | { staged: StagedRefs; snapshot?: undefined }
-      | { snapshot: StoreSnapshot; staged?: undefined }
-    );
+  worktree?: Worktree & { repoTop: string; commonDir: string; kept: WriterBranch };
+  /**
+   * Moves the real branch to the writer's latest commit, its objects brought home (after each of its
+   * commands: a crash leaves the branch where its work is). Never throws; the writer's end reports.
+   */
+  follow?: () => Promise<void>;
   /** Added to the child's system prompt (isolated writers only). */
   preamble?: string;
   /** A serialized writer in a git checkout (top `top`): what it writes is recorded in `own`. */
@@ -100,59 +102,71 @@ export async function prepareWriter(
   /** What this session's serialized writers wrote (serialized plans only). */
   own?: OwnWrites,
 ): Promise<PreparedWriter> {
-  const repo = plan.repo.kind === 'git' ? await inspectRepo(projectRoot) : plan.repo;
+  const repo = plan.repo.kind === 'git' ? await refreshRepo(plan.repo) : plan.repo;
   const serialized = plan.isolation === 'serialize';
   const dirty = await dirtyRefusal(repo, serialized ? own : undefined);
   if (dirty) throw new Error(dirty);
   if (serialized || repo.kind !== 'git' || repo.head === null)
     return { root: projectRoot, ownWrites: own && repo.kind === 'git' ? { own, top: repo.top } : undefined };
-  const head = repo.head;
-  const { worktree, kept } = await withRepoLock(repo.commonDir, async () => {
+  const { head, commonDir } = repo;
+  const { worktree, kept } = await withRepoLock(commonDir, async () => {
     const made = await addWorktree(repo.top, head, env);
-    return {
-      worktree: made,
-      kept: sandbox.stagesRefs
-        ? { staged: stageRefs(repo.commonDir, made) }
-        : { snapshot: await snapshotStore(repo.top, repo.commonDir) },
+    // Without private ref copies (a sandbox that cannot bind them), the writer's commits move only its
+    // worktree's own HEAD: detached, in its admin dir.
+    if (!sandbox.stagesRefs) await git(made.path, ['checkout', '-q', '--detach']);
+    const adminDir = adminDirOf(made.path);
+    const branch: WriterBranch = {
+      repoTop: repo.top,
+      commonDir,
+      branch: made.branch,
+      base: head,
+      adminDir,
+      privateObjects: privateObjectsDir(adminDir),
+      staged: sandbox.stagesRefs ? stageRefs(commonDir, made) : undefined,
+      synced: head,
     };
+    return { worktree: made, kept: branch };
   });
   return {
     root: worktree.path,
-    sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: repo.commonDir, staged: kept.staged }),
-    worktree: { ...worktree, repoTop: repo.top, commonDir: repo.commonDir, ...kept },
-    preamble: writerPreambleTemplate.replace('{{branch}}', worktree.branch).trim(),
+    sandbox: sandbox.rootedAt({ worktree: worktree.path, gitCommonDir: commonDir, writer: kept }),
+    worktree: { ...worktree, repoTop: repo.top, commonDir, kept },
+    follow: () => withRepoLock(commonDir, () => followWriter(kept)).catch(() => undefined),
+    preamble: writerPreambleTemplate.replaceAll('{{branch}}', worktree.branch).trim(),
   };
 }
 
 export interface FinishedWriter {
   state: WorktreeState;
   removed: boolean;
-  /** What cadre undid in the shared git store after the writer (a snapshot-guarded writer). */
-  undone: string[];
-  /** What the writer changed in its private view of the store and cadre did not apply (a staged one). */
+  /** What the writer did in its own view of the store that cadre did not apply, or could not carry over. */
   blocked: string[];
 }
 
 /**
- * After a writer (completed, failed or cancelled): carries its own branch over from its private ref copies
- * and reports what else it tried to change (staged), or puts back anything it changed in the shared store
- * besides task branches (snapshot); then keeps a dirty worktree or one with commits for salvage and
- * removes a clean one with no commits, branch included (SPEC 9).
+ * After a writer (completed, failed or cancelled): brings its objects home and moves its branch to its
+ * last commit, reports what else it tried to change in its view of the store (nothing of the shared
+ * store is ever put back: the user's own commits made meanwhile stay); then keeps a dirty worktree or
+ * one with commits for salvage and removes a clean one with no commits, branch included (SPEC 9).
  */
 export async function finishWriter(
   worktree: NonNullable<PreparedWriter['worktree']>,
 ): Promise<FinishedWriter> {
+  const { kept } = worktree;
   return withRepoLock(worktree.commonDir, async () => {
-    const blocked = worktree.staged ? await carryOver(worktree.repoTop, worktree.staged) : [];
-    // Any writer's branch may come and go meanwhile (concurrent writers); every other ref is the user's.
-    const undone = worktree.snapshot
-      ? await restoreStore(worktree.repoTop, worktree.commonDir, worktree.snapshot, (ref) =>
-          ref.startsWith(`refs/heads/${TASK_BRANCH_PREFIX}`),
-        )
-      : [];
+    const blocked: string[] = [];
+    try {
+      await followWriter(kept);
+      // Everything else it wrote (its index's blobs): a retained worktree is a plain one again.
+      await importObjects(kept.repoTop, kept.commonDir, kept.privateObjects);
+      dropPrivateObjects(kept.privateObjects);
+    } catch (error) {
+      blocked.push(`its commits could not be carried onto ${kept.branch}: ${(error as Error).message}`);
+    }
+    if (kept.staged) blocked.push(...strayRefChanges(kept.staged));
     const state = await inspectWorktree(worktree.repoTop, worktree);
     const removed = !state.dirty && state.commits.length === 0;
     if (removed) await removeWorktree(worktree.repoTop, worktree);
-    return { state, removed, undone, blocked };
+    return { state, removed, blocked };
   });
 }

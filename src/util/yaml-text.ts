@@ -1,4 +1,17 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+let yaml: typeof Yaml | undefined;
+
+/**
+ * The yaml package, loaded by the first text that needs it rather than with cadre: most runs have no YAML
+ * to read (the profiles' plain frontmatter has a fast path), and evaluating the library cost about 4% of a
+ * cold `cadre -p` (issue 17). Required from node_modules, so the bundle does not carry it on start-up.
+ */
+function yamlLibrary(): typeof Yaml {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yaml;
+}
 
 export type YamlParse = { ok: true; value: unknown; warnings: YamlProblem[] } | ({ ok: false } & YamlProblem);
 
@@ -13,7 +26,7 @@ export interface YamlProblem {
  * document is an error, not gigabytes of memory.
  */
 export function parseYamlText(text: string): YamlParse {
-  const doc = parseDocument(text, { prettyErrors: true, logLevel: 'silent' });
+  const doc = yamlLibrary().parseDocument(text, { prettyErrors: true, logLevel: 'silent' });
   const lineOf = (e: { linePos?: [{ line: number }, ...unknown[]] }) => e.linePos?.[0]?.line;
   const firstLine = (message: string) => message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   if (doc.errors.length > 0) {

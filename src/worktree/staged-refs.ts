@@ -1,15 +1,14 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { git } from './git.js';
 
 /**
  * Prevention rather than repair of the shared git store (SPEC 9: only the writer's own
  * `refs/heads/cadre-task-<uuid>` may change). Inside its sandbox an isolated writer sees the store
- * read-only, except the objects, its own worktree's admin dir, and private copies of `refs/heads` and
- * `logs/refs/heads` bound over the real ones: a commit in the worktree moves its branch in the copy. When
- * the writer ends, cadre carries its own branch over to the real store and reports every other change of
- * the copy as an attempt it never applied. Nothing of the real store is ever put back, so the user's own
- * commits made meanwhile stay as they are.
+ * read-only, except its own worktree's admin dir (its private objects inside), and private copies of
+ * `refs/heads` and `logs/refs/heads` bound over the real ones: a commit in the worktree moves its branch in the copy. As
+ * the writer goes (after each of its commands) and when it ends, cadre carries its own branch over to the
+ * real store (`followWriter`); when it ends, every other change of the copy is reported as an attempt
+ * never applied. Nothing of the real store is ever put back, so the user's own commits stay as they are.
  */
 export interface StagedRefs {
   branch: string;
@@ -56,24 +55,24 @@ export function stageRefs(commonDir: string, worktree: { path: string; branch: s
   return { branch: worktree.branch, adminDir, heads, logs, initial: looseRefs(heads.copy) };
 }
 
-const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+export const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** Where the writer's copy has its own branch now: a commit, or what it did to the branch instead. */
+export function stagedTip(staged: StagedRefs): { commit: string } | { attempt: string } {
+  const own = looseRefs(staged.heads.copy).get(staged.branch);
+  if (own !== undefined && OBJECT_ID.test(own)) return { commit: own };
+  return { attempt: `refs/heads/${staged.branch} was ${own === undefined ? 'deleted' : `set to "${own}"`}` };
+}
 
 /**
- * After the writer: moves the real `refs/heads/<branch>` to where the writer's copy has it (cadre's own
- * hardened git), removes the copies, and returns one line per other change the writer made in its copy.
+ * After the writer: one line per change it made in its copy to a ref other than its own branch (none of
+ * them is applied), and the copies removed. Its own branch is carried over by `followWriter`.
  */
-export async function carryOver(repoTop: string, staged: StagedRefs): Promise<string[]> {
+export function strayRefChanges(staged: StagedRefs): string[] {
   const after = looseRefs(staged.heads.copy);
   const attempts: string[] = [];
-  const own = after.get(staged.branch);
-  // An unmoved copy carries nothing: cadre itself may have moved the real branch meanwhile (a remote
-  // writer's commits fetched home), and that must not be undone.
-  if (own !== staged.initial.get(staged.branch)) {
-    if (own !== undefined && OBJECT_ID.test(own))
-      await git(repoTop, ['update-ref', `refs/heads/${staged.branch}`, own]);
-    else
-      attempts.push(`refs/heads/${staged.branch} was ${own === undefined ? 'deleted' : `set to "${own}"`}`);
-  }
+  const tip = stagedTip(staged);
+  if ('attempt' in tip) attempts.push(tip.attempt);
   for (const [ref, value] of after) {
     if (ref === staged.branch || staged.initial.get(ref) === value) continue;
     attempts.push(

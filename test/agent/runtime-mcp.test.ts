@@ -53,15 +53,20 @@ const mcpTools = (server: ScriptedServer, index: number) =>
   server.requests[index].view.tools.filter((name) => name.startsWith('mcp__'));
 
 describe('MCP servers in a session (SPEC 14, issue 16 A5)', () => {
-  it('a server that hangs at start delays nothing: the turn runs without it while it is still connecting', async () => {
+  it('a server that hangs at start delays the first turn by the grace at most; one that starts in time is in it', async () => {
     const server = await scriptedServer(script().text('answered'));
     const hanging = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
-    const { runtime, warnings } = await startRuntime(server, { hanging });
+    const growing = { command: process.execPath, args: ['-e', growingServerSource()] };
+    const { runtime, warnings } = await startRuntime(server, { hanging, growing });
     const result = await runtime.prompt('hi');
     expect(result.text).toBe('answered');
-    expect(mcpTools(server, 0)).toEqual([]);
-    // Still connecting when the answer came: the run did not wait for its 30 s connect timeout.
-    expect(runtime.mcpStatus()).toEqual([expect.objectContaining({ name: 'hanging', state: 'connecting' })]);
+    // The fast server made the first request without anyone waiting for it by hand (SPEC 14: in the background).
+    expect(mcpTools(server, 0)).toEqual(['mcp__growing__grow']);
+    // Still connecting when the answer came: the turn waited the 5 s grace, not its 30 s connect timeout.
+    expect(runtime.mcpStatus()).toEqual([
+      expect.objectContaining({ name: 'hanging', state: 'connecting' }),
+      expect.objectContaining({ name: 'growing', state: 'connected' }),
+    ]);
     expect(warnings).toEqual([]);
   });
 

@@ -120,7 +120,7 @@ describe('cadre tasks', () => {
     expect(again.stderr).toContain('was already discarded');
   });
 
-  it('a writer that wires a committed hook through core.hooksPath: undone, reported, and nothing runs at merge', async () => {
+  it('a writer that wires a committed hook through core.hooksPath: nothing runs at merge', async () => {
     const marker = join(process.env.TMPDIR ?? '/tmp', `cadre-hook-ran-${process.pid}-${Date.now()}`);
     const w = await retainedWriter(
       [
@@ -130,10 +130,9 @@ describe('cadre tasks', () => {
       // Setting a program git runs is opaque to the analyser (issue 15): only a rule written for it runs it.
       { permission: { allow: ['bash(git config core.hooksPath *)'] } },
     );
-    expect(w.reconciliation).toMatch(
-      /cadre undid a change to the shared git store: restored \S+\/\.git\/config/,
-    );
-    expect(() => git(w.dir, 'config', '--get', 'core.hooksPath')).toThrow();
+    // Unconfined here, the writer's config change stays (a confining sandbox keeps the config
+    // read-only, test/subagent/writer-store.test.ts); cadre's own git ignores it all the same.
+    expect(git(w.dir, 'config', '--get', 'core.hooksPath')).toBe('.husky');
     const merge = await w.tasks(['merge', w.taskId]);
     expect(merge.code).toBe(0);
     expect(existsSync(join(w.dir, '.husky', 'post-merge'))).toBe(true);

@@ -198,17 +198,17 @@ describe('isolated writers in worktrees', () => {
     expect(readFileSync(`${path}/wip.txt`, 'utf8')).toBe('half\n');
   });
 
-  it('undoes and reports a change to another ref of the shared store', async () => {
-    const h = writerRun([
-      'git -c user.name=w -c user.email=w@x commit -q --allow-empty -m evil && git update-ref refs/heads/main HEAD',
-    ]);
+  it("carries a detached writer's commits onto its branch and moves no other ref", async () => {
+    // Unconfined here; under a confining sandbox the writer cannot move other refs at all
+    // (test/subagent/writer-store.test.ts). Nothing of the shared store is ever put back.
+    const h = writerRun(['git -c user.name=w -c user.email=w@x commit -q --allow-empty -m "writer work"']);
     const before = git(h.runtime.projectRoot, 'rev-parse', 'refs/heads/main');
     await h.runtime.prompt('go');
     expect(git(h.runtime.projectRoot, 'rev-parse', 'refs/heads/main')).toBe(before);
     const reconciliation = userTexts(h.seen[2]).at(-1) ?? '';
-    expect(reconciliation).toContain(
-      `cadre undid a change to the shared git store: restored refs/heads/main to ${before}`,
-    );
+    const branch = /writer branch: (\S+)/.exec(reconciliation)?.[1] ?? '';
+    expect(git(h.runtime.projectRoot, 'log', '-1', '--format=%s', branch)).toBe('writer work');
+    expect(reconciliation).not.toContain('cadre kept a change out');
   });
 });
 

@@ -6,9 +6,8 @@ import type { ModelCaller, ModelRequest, ModelStreamPart } from '../../src/agent
 import { AgentRuntime } from '../../src/agent/runtime.js';
 import { openWorkspace } from '../../src/cli/bootstrap.js';
 import { ZERO_USAGE } from '../../src/provider/pricing.js';
-import { buildSandboxPolicy } from '../../src/sandbox/policy.js';
 import { openSessionStore, type SessionStore } from '../../src/session/store.js';
-import type { WriterSandbox } from '../../src/subagent/writer-sandbox.js';
+import { type WriterSandbox, writerPolicy } from '../../src/subagent/writer-sandbox.js';
 import { makeProject, type TestProject } from './cli.js';
 
 const stores: SessionStore[] = [];
@@ -115,12 +114,13 @@ export function idIn(textValue: string): string {
 }
 
 /**
- * Claims to confine but runs commands plainly: tests of the worktree logic and the shared-store guard
- * alone, with nothing the OS sandbox would stop first (the sandbox has its own end-to-end tests).
+ * Claims to confine but runs commands plainly (`sandbox: none`, with the writer's policy): tests of the
+ * worktree logic and the writer's private store view alone, with nothing the OS sandbox would stop
+ * first (the sandbox has its own end-to-end tests).
  */
 export const passThroughSandbox: WriterSandbox = {
   probe: async () => ({ ok: true }),
-  rootedAt: ({ worktree }) => {
+  rootedAt: ({ worktree, gitCommonDir, writer }) => {
     const settings = {
       home: tmpdir(),
       configDir: tmpdir(),
@@ -131,7 +131,7 @@ export const passThroughSandbox: WriterSandbox = {
       envAllow: [],
       keyEnvNames: [],
     };
-    return { backend: 'none', settings, policy: buildSandboxPolicy(settings, worktree) };
+    return { backend: 'none', settings, policy: writerPolicy(settings, worktree, gitCommonDir, writer) };
   },
 };
 

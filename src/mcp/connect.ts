@@ -210,36 +210,11 @@ export async function connectServer(
     if (!(error instanceof McpError) && !('command' in config)) gone(`${what}: ${errorMessage(error)}`);
   };
 
-  const connection: McpConnection = {
-    tools,
-    pid: opened.pid(),
-    call: async () => ({ output: '', isError: true }),
-    close: async () => {
-      closedByCadre = true;
-      clearInterval(pinger);
-      await client.close().catch(() => undefined);
-    },
-  };
-
   // A list change is re-listed in order; a call that caused one returns after the new list is in, so the
   // next model turn already offers what the call added.
   let relisting: Promise<void> = Promise.resolve();
-  if (client.getServerCapabilities()?.tools?.listChanged === true) {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      relisting = relisting.then(async () => {
-        if (closedByCadre || lost) return;
-        try {
-          connection.tools = await listAllTools(client, AbortSignal.timeout(options.connectTimeoutMs));
-          options.onToolsChanged();
-        } catch (error) {
-          failedBelowProtocol(error, 'the server did not answer tools/list');
-        }
-      });
-    });
-  }
-
   let callsRunning = 0;
-  connection.call = async (tool, args, signal) => {
+  const call: CallRemoteTool = async (tool, args, signal) => {
     callsRunning += 1;
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
@@ -259,6 +234,31 @@ export async function connectServer(
       callsRunning -= 1;
     }
   };
+
+  const connection: McpConnection = {
+    tools,
+    pid: opened.pid(),
+    call,
+    close: async () => {
+      closedByCadre = true;
+      clearInterval(pinger);
+      await client.close().catch(() => undefined);
+    },
+  };
+
+  if (client.getServerCapabilities()?.tools?.listChanged === true) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      relisting = relisting.then(async () => {
+        if (closedByCadre || lost) return;
+        try {
+          connection.tools = await listAllTools(client, AbortSignal.timeout(options.connectTimeoutMs));
+          options.onToolsChanged();
+        } catch (error) {
+          failedBelowProtocol(error, 'the server did not answer tools/list');
+        }
+      });
+    });
+  }
 
   if (!('command' in config) && options.pingIntervalMs > 0) {
     pinger = setInterval(() => {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PermissionCeiling } from '../permission/decide.js';
 import type { PermissionGateOptions } from '../permission/gate.js';
 import type { ModelParams } from '../provider/route.js';
+import type { McpChoice } from '../subagent/child-loop.js';
 
 /**
  * One subagent run as the root hands it to a worker (issue 18): everything the child is made of, computed
@@ -26,6 +27,11 @@ export interface JobSpec {
   tier: string;
   /** The built-in tools the child gets (already narrowed by tier, profile and call). */
   tools: string[];
+  /**
+   * How the child's MCP tools are chosen from the worker's own configured servers (never servers the job
+   * names: a job starts nothing on a worker), then narrowed by the composed rules like every tool.
+   */
+  mcp: McpChoice;
   system: string;
   prompt: string;
   maxTurns: number;

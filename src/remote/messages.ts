@@ -30,7 +30,13 @@ export type WorkerMessage =
   | { k: 'approved'; rule: string }
   | { k: 'denied'; record: PermissionDenialRecord }
   | { k: 'pushed'; sha: string }
+  /** The child is about to write: the root's scheduler decides (`realize`, `widen`), or is told (`shrink`). */
+  | { k: 'claim'; id: string; op: 'realize' | 'widen' | 'shrink'; path?: string }
   | { k: 'result'; result: RemoteResult };
 
 /** Root → worker, on the job's reply channel. */
-export type RootMessage = { k: 'answer'; askId: string; answer: AskAnswer } | { k: 'cancel'; reason: string };
+export type RootMessage =
+  | { k: 'answer'; askId: string; answer: AskAnswer }
+  /** The scheduler's decision on a `claim`: granted, or why not (a claim deadlock ends the task). */
+  | { k: 'claimed'; id: string; error?: string; deadlock?: boolean }
+  | { k: 'cancel'; reason: string };

@@ -6,16 +6,17 @@ import type { LoopResult } from '../agent/loop.js';
 import type { ChildBackend } from '../subagent/backend.js';
 import {
   type ChildRun,
+  childBuiltins,
   childFirstMessage,
   childSystem,
-  childTools,
   childTurns,
+  mcpChoice,
   openChildSession,
   recordChildTurn,
 } from '../subagent/child-loop.js';
 import type { SubagentHost } from '../subagent/host.js';
+import { ClaimDeadlockError, type Lease } from '../subagent/scheduler.js';
 import type { PreparedWriter } from '../subagent/writer.js';
-import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
 import { inspectRepo } from '../worktree/repo.js';
 import { type JobSpec, signJob } from './job.js';
@@ -177,7 +178,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
-        return await runRemote(host, link, settings, child, prepared, base.base, signal);
+        return await runRemote(host, link, settings, child, prepared, base.base, signal, lease, onDeadlock);
       } finally {
         link.release();
       }
@@ -211,7 +212,6 @@ function jobSpec(
   base: { sha: string } | undefined,
 ): JobSpec {
   const { task, profile, route, params } = child;
-  const builtin = new Set<string>(BUILTIN_TOOL_NAMES);
   const { root: _root, home: _home, ...options } = host.childGateOptions(profile);
   const turns = childTurns(child);
   const first = childFirstMessage(host, child);
@@ -233,12 +233,9 @@ function jobSpec(
       readOnly: sandbox?.readOnly ?? false,
     },
     tier: task.tier,
-    tools:
-      task.tier === 'toolless'
-        ? []
-        : childTools(host, child, prepared.root, true)
-            .filter((t) => builtin.has(t.name))
-            .map((t) => t.name),
+    tools: task.tier === 'toolless' ? [] : childBuiltins(child, prepared.root).map((t) => t.name),
+    // The worker's own MCP servers, chosen from as a local child chooses from this session's.
+    mcp: mcpChoice(child, prepared.worktree !== undefined || child.readOnlyRunner === true),
     system: childSystem(host, child, prepared),
     prompt: typeof first.content === 'string' ? first.content : child.input.prompt,
     maxTurns: turns.maxTurns,
@@ -258,6 +255,8 @@ async function runRemote(
   prepared: PreparedWriter,
   base: { top: string; sha: string } | undefined,
   signal: AbortSignal,
+  lease?: Lease,
+  onDeadlock?: (error: ClaimDeadlockError) => void,
 ): Promise<LoopResult> {
   const { task } = child;
   const repository = settings.repository as string;
@@ -366,6 +365,11 @@ async function runRemote(
         case 'pushed':
           pushed = message.sha;
           break;
+        case 'claim':
+          void decideClaim(lease, message, signal, onDeadlock).then((decision) => {
+            if (decision) void reply({ k: 'claimed', id: message.id, ...decision });
+          });
+          break;
         case 'result':
           finish({ result: message.result });
           break;
@@ -416,6 +420,32 @@ async function runRemote(
     stopReason: result.stopReason,
     error: result.error,
   };
+}
+
+/**
+ * A remote writer's claim request, decided by the root's scheduler exactly as for a local writer's tools
+ * (SPEC 10): the decision to send back, or undefined for a `shrink`, which answers nothing.
+ */
+async function decideClaim(
+  lease: Lease | undefined,
+  request: Extract<WorkerMessage, { k: 'claim' }>,
+  signal: AbortSignal,
+  onDeadlock?: (error: ClaimDeadlockError) => void,
+): Promise<{ error?: string; deadlock?: boolean } | undefined> {
+  if (request.op === 'shrink') {
+    lease?.shrink();
+    return undefined;
+  }
+  try {
+    if (request.op === 'widen') await lease?.widen(signal);
+    else await lease?.realize(request.path ?? '', signal);
+    return {};
+  } catch (error) {
+    const deadlock = error instanceof ClaimDeadlockError;
+    // As for a local writer, a claim deadlock ends the task (the call itself answers with the message).
+    if (deadlock) onDeadlock?.(error);
+    return { error: (error as Error).message, deadlock };
+  }
 }
 
 /**

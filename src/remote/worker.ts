@@ -8,24 +8,26 @@ import { sdkModelCaller } from '../agent/model-stream.js';
 import type { Asker } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { LoadedConfig } from '../config/load.js';
+import type { McpManager } from '../mcp/manager.js';
 import { createPermissionGate } from '../permission/gate.js';
-import type { AskAnswer, PermissionAsk } from '../permission/types.js';
 import { createLanguageModel } from '../provider/model.js';
 import { costOf } from '../provider/pricing.js';
 import { aliasRoute, type ModelRoute, resolveMainRoute } from '../provider/route.js';
 import { chooseBackend, openSandbox, type SandboxMode } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
+import { childMcpTools } from '../subagent/child-loop.js';
+import { claimAware } from '../subagent/claimed-tools.js';
+import type { ClaimDeadlockError } from '../subagent/scheduler.js';
 import { createToolContext } from '../tool/context.js';
 import { builtinTools } from '../tool/registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import { type JobSpec, jobRefusal, workerMismatch } from './job.js';
-import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
+import type { RemoteResult, WorkerMessage } from './messages.js';
 import {
   append,
   connect,
   eventsKey,
   loadQueueLibraries,
-  parseEntries,
   QUEUE_NAME,
   type QueueLibraries,
   ready,
@@ -33,6 +35,7 @@ import {
   STREAM_TTL_SECONDS,
 } from './redis.js';
 import { liveWorkerNames, REOFFER_DELAY_MS, refusalsKey, refusalVerdict } from './refusals.js';
+import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
 
@@ -79,6 +82,7 @@ class RanIds {
 export class CadreWorker {
   private libs!: QueueLibraries;
   private worker?: Worker;
+  private mcp?: McpManager;
   private queue?: Queue;
   private commands!: Redis;
   private readonly ran: RanIds;
@@ -100,6 +104,16 @@ export class CadreWorker {
 
   async start(): Promise<void> {
     const { options } = this;
+    // The worker's own MCP servers, up before it takes a job: remote children are granted tools from them.
+    const servers = options.loaded.config.mcp_servers ?? {};
+    if (Object.keys(servers).length > 0) {
+      const { startMcp } = await import('../mcp/manager.js');
+      this.mcp = startMcp(servers, {
+        cwd: options.loaded.projectRoot,
+        onWarning: (message) => options.log(`MCP: ${message}`),
+      });
+      await this.mcp.ready;
+    }
     this.libs = await loadQueueLibraries();
     this.commands = connect(this.libs, options.redis, true);
     await ready(this.commands);
@@ -123,8 +137,9 @@ export class CadreWorker {
     });
     void this.worker.run();
     await this.worker.waitUntilReady();
+    const mcp = (this.mcp?.status() ?? []).map((s) => `${s.name} (${s.state}, ${s.toolCount} tools)`);
     options.log(
-      `worker ${options.name} ready: concurrency ${options.concurrency}, sandbox ${this.confining.ok ? 'confining' : `none (${this.confining.reason})`}`,
+      `worker ${options.name} ready: concurrency ${options.concurrency}, sandbox ${this.confining.ok ? 'confining' : `none (${this.confining.reason})`}${mcp.length > 0 ? `, MCP servers: ${mcp.join(', ')}` : ''}`,
     );
   }
 
@@ -132,6 +147,7 @@ export class CadreWorker {
     await this.worker?.close();
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
+    await this.mcp?.close();
   }
 
   private send(jobId: string, message: WorkerMessage): Promise<void> {
@@ -267,7 +283,9 @@ export class CadreWorker {
         cleanup.push(async () => rmSync(made, { recursive: true, force: true }));
       }
       const root = checkout?.path ?? (scratch as string);
-      const loop = await this.runChild(jobId, spec, root, signal, replies, pushIfMoved);
+      const loop = await this.runChild(jobId, spec, root, signal, replies, pushIfMoved, (error) =>
+        controller.abort(error),
+      );
       await pushIfMoved();
       const patch = repo && checkout?.branch ? await repo.uncommitted(checkout) : undefined;
       return {
@@ -302,6 +320,7 @@ export class CadreWorker {
     signal: AbortSignal,
     replies: ReplyChannel,
     afterTool: () => Promise<void>,
+    onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
     const settings = sandboxSettings(
@@ -314,28 +333,35 @@ export class CadreWorker {
     const { sandbox } = openSandbox(settings, root, this.sandboxMode);
     const gate = createPermissionGate({ ...spec.gate.options, root, ceiling: spec.gate.ceiling });
     for (const rule of spec.gate.approvals) gate.approve(rule);
-    const tools: AnyTool[] = builtinTools(root)
-      .filter((t) => spec.tools.includes(t.name))
-      .map((tool) => ({
-        ...tool,
-        // After every tool call a writer's new commits go home at once: a killed worker loses only what
-        // was not committed.
-        async execute(input, ctx) {
-          try {
-            return await tool.execute(input, ctx);
-          } finally {
-            await afterTool().catch((error: unknown) =>
-              options.log(`job ${jobId}: push failed: ${(error as Error).message}`),
-            );
-          }
-        },
-      }));
+    const send = (message: WorkerMessage) => this.send(jobId, message);
+    const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
+    const own = [
+      ...builtinTools(root).filter((t) => spec.tools.includes(t.name)),
+      ...childMcpTools(this.mcp?.tools() ?? [], spec.mcp, (warning) =>
+        emit({ type: 'warning', agent: spec.taskId, message: `on worker ${options.name}: ${warning}` }),
+      ),
+    ];
+    // A writer's claim is held by the root's scheduler: its writes wait for the root's decision there.
+    const claimed =
+      spec.tier === 'readwrite' ? claimAware(own, replies.lease(spec.taskId, send), root, onDeadlock) : own;
+    const tools: AnyTool[] = claimed.map((tool) => ({
+      ...tool,
+      // After every tool call a writer's new commits go home at once: a killed worker loses only what
+      // was not committed.
+      async execute(input, ctx) {
+        try {
+          return await tool.execute(input, ctx);
+        } finally {
+          await afterTool().catch((error: unknown) =>
+            options.log(`job ${jobId}: push failed: ${(error as Error).message}`),
+          );
+        }
+      },
+    }));
     const visible = new Set(gate.visibleTools(tools));
     const context = createToolContext({ root, agent: spec.taskId, sessionId: jobId, signal, sandbox });
     const route = this.route(spec);
-    const emit: EmitEvent = (event) => void this.send(jobId, { k: 'event', event });
-    const ask: Asker = (request, askSignal) =>
-      replies.ask(request, askSignal, spec.askTimeoutMs, (message) => this.send(jobId, message));
+    const ask: Asker = (request, askSignal) => replies.ask(request, askSignal, spec.askTimeoutMs, send);
     try {
       return await runAgentLoop({
         agent: spec.taskId,
@@ -362,85 +388,4 @@ export class CadreWorker {
       context.jobs.killAll();
     }
   }
-}
-
-/**
- * The job's reply channel as the worker reads it: answers to its asks, and a cancel from the root. The
- * worker never decides an ask itself: no answer in time is a deny with the reason.
- */
-class ReplyChannel {
-  private readonly waiting = new Map<string, (answer: AskAnswer) => void>();
-  private stopped = false;
-
-  constructor(
-    private readonly client: Redis,
-    private readonly key: string,
-    private readonly onCancel: (reason: string) => void,
-  ) {}
-
-  start(): void {
-    void this.read();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.client.disconnect();
-    for (const settle of this.waiting.values())
-      settle({ kind: 'deny_feedback', feedback: 'the task ended before the root answered' });
-  }
-
-  private async read(): Promise<void> {
-    let last = '0';
-    while (!this.stopped) {
-      let reply: [string, [string, string[]][]][] | null;
-      try {
-        reply = (await this.client.xread('BLOCK', 5000, 'STREAMS', this.key, last)) as typeof reply;
-      } catch {
-        if (this.stopped) return;
-        continue;
-      }
-      for (const [, entries] of reply ?? [])
-        for (const { id, message } of parseEntries(entries)) {
-          last = id;
-          const m = message as RootMessage | null;
-          if (m?.k === 'answer') this.waiting.get(m.askId)?.(m.answer);
-          else if (m?.k === 'cancel') this.onCancel(m.reason);
-        }
-    }
-  }
-
-  /** Sends `request` home and waits for its answer: a deny with the reason after `timeoutMs`. */
-  async ask(
-    request: PermissionAsk,
-    signal: AbortSignal,
-    timeoutMs: number,
-    send: (message: WorkerMessage) => Promise<void>,
-  ): Promise<AskAnswer> {
-    const askId = request.id;
-    return new Promise<AskAnswer>((resolve) => {
-      const timer = setTimeout(() => {
-        const feedback = `the root did not answer within ${describeMs(timeoutMs)} (workers.ask_timeout_ms), so it is denied`;
-        settle({ kind: 'deny_feedback', feedback });
-        // The root's question is withdrawn: an answer now would reach no one.
-        void send({ k: 'ask_closed', askId, reason: feedback });
-      }, timeoutMs);
-      const onAbort = () =>
-        settle({ kind: 'deny_feedback', feedback: 'the task was stopped before anyone answered' });
-      const settle = (answer: AskAnswer) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.waiting.delete(askId);
-        resolve(answer);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(askId, settle);
-      void send({ k: 'ask', ask: request });
-    });
-  }
-}
-
-/** `90 s`, `10 minutes`: a timeout as a person reads it. */
-function describeMs(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
 import type { ToolSpec } from '../agent/model-stream.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
-import { grantMcpTools } from '../mcp/grants.js';
+import { grantMcpTools, type McpGrant } from '../mcp/grants.js';
 import { instructionsSection } from '../profile/instructions.js';
 import type { Profile, Tier } from '../profile/types.js';
 import { addUsage, costOf, type TokenUsage } from '../provider/pricing.js';
@@ -33,6 +33,52 @@ export interface ChildRun {
   readOnlyRunner?: boolean;
 }
 
+/** Built-in tools of the tier, narrowed by profile and call, rooted at `root`. */
+export function childBuiltins(
+  { task, profile, input }: Pick<ChildRun, 'task' | 'profile' | 'input'>,
+  root: string,
+): AnyTool[] {
+  const names = subagentToolNames({
+    tier: task.tier as Tier,
+    allow: profile?.subagentAllow,
+    deny: profile?.subagentDeny,
+    callTools: input.tools,
+  });
+  return builtinTools(root).filter((t) => names.includes(t.name));
+}
+
+/**
+ * What decides a child's MCP tools, as plain data: its profile's grant, its tier, the call's `tools`,
+ * and `readOnly` (only tools that declare `readOnlyHint`). A remote job carries it to the worker's servers.
+ */
+export interface McpChoice {
+  grant: McpGrant;
+  tier: Tier;
+  callTools?: readonly string[];
+  readOnly: boolean;
+}
+
+/** The MCP tools of `live` a child gets under `choice`; grant problems go to `warn`. */
+export function childMcpTools(
+  live: readonly AnyTool[],
+  choice: McpChoice,
+  warn: (message: string) => void,
+): AnyTool[] {
+  const granted = grantMcpTools(choice.grant, choice.tier, live);
+  for (const warning of granted.warnings) warn(warning);
+  return granted.tools
+    .filter((t) => !choice.callTools || choice.callTools.includes(t.name))
+    .filter((t) => !choice.readOnly || t.safety === 'read');
+}
+
+/** The MCP choice of a child: `readMcpOnly` for an isolated writer and the readonly runner. */
+export function mcpChoice(
+  { task, profile, input }: Pick<ChildRun, 'task' | 'profile' | 'input'>,
+  readMcpOnly: boolean,
+): McpChoice {
+  return { grant: profile?.mcp, tier: task.tier as Tier, callTools: input.tools, readOnly: readMcpOnly };
+}
+
 /**
  * Built-in tools of the tier (narrowed by profile and call), rooted at `root`, plus granted MCP tools.
  * With `readMcpOnly`, only MCP tools that declare `readOnlyHint`: an isolated writer's (MCP servers run in
@@ -40,30 +86,18 @@ export interface ChildRun {
  */
 export function childTools(
   host: SubagentHost,
-  { task, profile, input }: Pick<ChildRun, 'task' | 'profile' | 'input'>,
+  child: Pick<ChildRun, 'task' | 'profile' | 'input'>,
   root: string,
   readMcpOnly: boolean,
 ): AnyTool[] {
-  const tier = task.tier as Tier;
-  const names = subagentToolNames({
-    tier,
-    allow: profile?.subagentAllow,
-    deny: profile?.subagentDeny,
-    callTools: input.tools,
-  });
-  const builtins = builtinTools(root).filter((t) => names.includes(t.name));
-  const granted = grantMcpTools(profile?.mcp, tier, host.mcpTools());
-  for (const warning of granted.warnings) {
+  const mcp = childMcpTools(host.mcpTools(), mcpChoice(child, readMcpOnly), (warning) =>
     host.emit({
       type: 'warning',
-      agent: task.id,
-      message: `profile ${profile?.name ?? 'default'}: ${warning}`,
-    });
-  }
-  const mcp = granted.tools
-    .filter((t) => !input.tools || input.tools.includes(t.name))
-    .filter((t) => !readMcpOnly || t.safety === 'read');
-  return [...builtins, ...mcp];
+      agent: child.task.id,
+      message: `profile ${child.profile?.name ?? 'default'}: ${warning}`,
+    }),
+  );
+  return [...childBuiltins(child, root), ...mcp];
 }
 
 /** The child's gate: its own composition under the parent's ceiling, rooted at the checkout it works in. */

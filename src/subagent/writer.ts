@@ -1,7 +1,7 @@
 import type { ShellSandbox } from '../sandbox/sandbox.js';
 import { git, withRepoLock } from '../worktree/git.js';
 import { dropPrivateObjects, importObjects, privateObjectsDir } from '../worktree/private-objects.js';
-import { inspectRepo, type RepoState } from '../worktree/repo.js';
+import { inspectRepo, type RepoState, refreshRepo } from '../worktree/repo.js';
 import { adminDirOf, stageRefs, strayRefChanges } from '../worktree/staged-refs.js';
 import {
   addWorktree,
@@ -102,7 +102,7 @@ export async function prepareWriter(
   /** What this session's serialized writers wrote (serialized plans only). */
   own?: OwnWrites,
 ): Promise<PreparedWriter> {
-  const repo = plan.repo.kind === 'git' ? await inspectRepo(projectRoot) : plan.repo;
+  const repo = plan.repo.kind === 'git' ? await refreshRepo(plan.repo) : plan.repo;
   const serialized = plan.isolation === 'serialize';
   const dirty = await dirtyRefusal(repo, serialized ? own : undefined);
   if (dirty) throw new Error(dirty);

@@ -39,10 +39,13 @@ export async function inspectRepo(dir: string): Promise<RepoState> {
   const top = await gitRun(dir, ['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return { kind: 'none', reason: `${dir} is not inside a git repository` };
   const topDir = realpathSync(top.stdout.trim());
-  const [gitDir, commonDir] = (await git(topDir, ['rev-parse', '--git-dir', '--git-common-dir'])).split('\n');
-  const headResult = await gitRun(topDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const branch = await gitRun(topDir, ['symbolic-ref', '-q', '--short', 'HEAD']);
-  const status = await git(topDir, ['status', '--porcelain', '--untracked-files=all']);
+  // Independent questions, asked at once: a writer's dispatch waits for all of them.
+  const [dirs, branch, moving] = await Promise.all([
+    git(topDir, ['rev-parse', '--git-dir', '--git-common-dir']),
+    gitRun(topDir, ['symbolic-ref', '-q', '--short', 'HEAD']),
+    headAndChanges(topDir),
+  ]);
+  const [gitDir, commonDir] = dirs.split('\n');
   const ownGitDir = absolute(topDir, gitDir);
   const operation = OPERATIONS.find(([file]) => existsSync(join(ownGitDir, file)))?.[1] ?? null;
   return {
@@ -50,9 +53,25 @@ export async function inspectRepo(dir: string): Promise<RepoState> {
     top: topDir,
     gitDir: ownGitDir,
     commonDir: absolute(topDir, commonDir),
-    head: headResult.code === 0 ? headResult.stdout.trim() : null,
     branch: branch.code === 0 ? branch.stdout.trim() : null,
-    changes: status === '' ? [] : status.split('\n'),
     operation,
+    ...moving,
   };
+}
+
+/** What changes while a session runs: HEAD's commit and the uncommitted changes. */
+async function headAndChanges(top: string): Promise<{ head: string | null; changes: string[] }> {
+  const [head, status] = await Promise.all([
+    gitRun(top, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']),
+    git(top, ['status', '--porcelain', '--untracked-files=all']),
+  ]);
+  return {
+    head: head.code === 0 ? head.stdout.trim() : null,
+    changes: status === '' ? [] : status.split('\n'),
+  };
+}
+
+/** A repository inspected before, with HEAD and its uncommitted changes read again (two git calls). */
+export async function refreshRepo(repo: Extract<RepoState, { kind: 'git' }>): Promise<RepoState> {
+  return { ...repo, ...(await headAndChanges(repo.top)) };
 }

@@ -54,14 +54,21 @@ export async function inspectWorktree(
   repoTop: string,
   worktree: { path: string; branch: string; base: string },
 ): Promise<WorktreeState> {
-  const branchExists =
-    (await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`])).code === 0;
-  const commits = branchExists
-    ? lines(await git(repoTop, ['rev-list', '--reverse', `${worktree.base}..refs/heads/${worktree.branch}`]))
-    : [];
-  if (!existsSync(worktree.path)) return { exists: false, dirty: false, commits, changedFiles: [] };
-  const status = lines(await git(worktree.path, ['status', '--porcelain', '--untracked-files=all']));
-  const committed = lines(await git(worktree.path, ['diff', '--name-only', worktree.base, 'HEAD']));
+  const branchCommits = async () => {
+    const exists = await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`]);
+    if (exists.code !== 0) return [];
+    return lines(
+      await git(repoTop, ['rev-list', '--reverse', `${worktree.base}..refs/heads/${worktree.branch}`]),
+    );
+  };
+  if (!existsSync(worktree.path))
+    return { exists: false, dirty: false, commits: await branchCommits(), changedFiles: [] };
+  // Independent questions, asked at once: the next writer may be waiting for the repository lock.
+  const [commits, status, committed] = await Promise.all([
+    branchCommits(),
+    git(worktree.path, ['status', '--porcelain', '--untracked-files=all']).then(lines),
+    git(worktree.path, ['diff', '--name-only', worktree.base, 'HEAD']).then(lines),
+  ]);
   const uncommitted = status.map((line) => line.slice(3).replace(/^.* -> /, ''));
   return {
     exists: true,

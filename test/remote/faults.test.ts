@@ -52,6 +52,7 @@ describe('queue faults and refusals', () => {
             sandbox: { required: 'none', network: true, readOnly: false },
             tier: 'toolless',
             tools: [],
+            mcp: { grant: undefined, tier: 'toolless', readOnly: false },
             system: 'x',
             prompt: 'x',
             maxTurns: 1,

@@ -22,6 +22,7 @@ function spec(overrides: Partial<JobSpec> = {}): JobSpec {
     sandbox: { required: 'confining', network: true, readOnly: false },
     tier: 'readwrite',
     tools: ['read', 'write', 'bash'],
+    mcp: { grant: undefined, tier: 'readwrite', readOnly: true },
     system: 'You write.',
     prompt: 'write a file',
     maxTurns: 25,

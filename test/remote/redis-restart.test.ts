@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, servedProject, startCadre } from '../e2e/harness.js';
+import { script, scriptedServer } from '../support/llm-server.js';
+import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+
+const TIMEOUT = 180_000;
+const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a fleet writer.\n';
+const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
+
+const redisFile = redisForFile();
+// startCadre passes this process's environment on: the root's copy of the signing secret.
+beforeAll(() => {
+  process.env.CADRE_WORKER_SECRET = SECRET;
+});
+afterAll(() => {
+  delete process.env.CADRE_WORKER_SECRET;
+});
+
+const ITEMS = [1, 2, 3, 4].map((i) => ({
+  id: `w${i}`,
+  agent: 'writer',
+  prompt: `write f${i}.txt`,
+  write_paths: [`f${i}.txt`],
+}));
+
+function fleetScript() {
+  let builder = script();
+  for (let i = 1; i <= 4; i++)
+    builder = builder
+      .rule({ system: 'You are a fleet writer.', first_user: `write f${i}.txt` })
+      .turn((t) => t.tool('write', { path: `f${i}.txt`, content: `${i}\n` }))
+      .turn((t) => t.tool('bash', { command: `git add f${i}.txt && ${COMMIT} "Add f${i}.txt"` }))
+      // Long enough that the first two are still running when Redis goes down.
+      .turn((t) => t.delay(2500).text(`wrote f${i}.txt`));
+  return builder
+    .rule({ last_user: 'Coordinator batch is complete' })
+    .text('Reconciled.')
+    .rule({ first_user: 'go' })
+    .turn((t) => t.tool('fleet', { tasks: ITEMS }))
+    .text('fleet done');
+}
+
+describe('one fleet run loses Redis mid-run', () => {
+  it(
+    'Redis killed while two items run and two wait in the queue, restarted on its port with its data: the run says so and every item completes with its commit',
+    async () => {
+      const server = await scriptedServer(fleetScript());
+      const repository = sharedRepository();
+      const workers = await Promise.all(
+        ['w-x', 'w-y'].map((name) =>
+          startWorker(name, redisFile.server.url, server, repository, {
+            config: { workers: { repository, stalled_after_ms: 15_000 } },
+          }),
+        ),
+      );
+      const project = servedProject(server, {
+        git: true,
+        files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
+        config: {
+          subagent_dispatch_strategy: 'optional',
+          max_parallel_writers: 4,
+          ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
+        },
+      });
+      const root = startCadre(project, [
+        '-p',
+        'go',
+        '--yes',
+        '--trust-project',
+        '--output-format',
+        'stream-json',
+      ]);
+      // Both workers have pushed a commit of their first item; the other two items wait in the queue.
+      await Promise.all(workers.map((w) => w.waitForLog(/pushed/)));
+      await redisFile.server.kill();
+      await root.waitForStdout(/lost the connection to Redis/);
+      await redisFile.server.restart();
+      const exit = await root.exited;
+      const events = jsonLines(root.stdout());
+      expect(exit.code, root.stdout()).toBe(0);
+      const warnings = events.filter((e) => e.type === 'warning').map((e) => String(e.message));
+      expect(warnings).toContainEqual(
+        expect.stringMatching(
+          /^lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+; tasks on workers go on, and their results arrive once it is back; new tasks fail meanwhile/,
+        ),
+      );
+      expect(warnings).toContainEqual(expect.stringMatching(/^reconnected to Redis at /));
+      const ends = events.filter((e) => e.type === 'subagent_end');
+      expect(ends.map((e) => e.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+      const ran = events.filter((e) => e.type === 'subagent_worker').map((e) => e.worker);
+      expect(ran).toHaveLength(4);
+      expect(new Set(ran)).toEqual(new Set(['w-x', 'w-y']));
+      // Nothing a worker committed is lost: every branch is home with its commit.
+      const branches = events.filter((e) => e.type === 'subagent_isolation').map((e) => String(e.branch));
+      const subjects = branches.map((branch) =>
+        execFileSync('git', ['log', '-1', '--format=%s', branch], {
+          cwd: project.dir,
+          encoding: 'utf8',
+        }).trim(),
+      );
+      expect(subjects.sort()).toEqual(['Add f1.txt', 'Add f2.txt', 'Add f3.txt', 'Add f4.txt']);
+    },
+    TIMEOUT,
+  );
+});

@@ -73,6 +73,11 @@ const CALLS: string[] = [
   'git status; git log',
 ];
 
+/** User plus system time of a `process.cpuUsage` difference, in ms. */
+export function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -207,6 +212,8 @@ export async function benchRealisticPermission(decisions = 20_000): Promise<{
 export async function benchPermission(): Promise<{
   name: string;
   median_ms: number;
+  /** CPU time of the same runs (median): what a shared machine's load does not inflate. */
+  cpu_ms: number;
   rules: number;
   decisions: number;
   target_ms: number;
@@ -229,15 +236,19 @@ export async function benchPermission(): Promise<{
   const analysed: AnalysedCall[] = [];
   for (const call of [...bashCalls, ...otherCalls]) analysed.push(await gate.analyze(call));
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     for (let i = 0; i < DECISIONS; i++) gate.decideAnalysed(analysed[i % analysed.length]);
     times.push(performance.now() - start);
+    cpu.push(cpuMs(process.cpuUsage(cpuStart)));
   }
   const medianMs = median(times);
   return {
     name: 'permission: 1,000 rules x 100,000 decisions',
     median_ms: medianMs,
+    cpu_ms: median(cpu),
     rules: RULES,
     decisions: DECISIONS,
     target_ms: 1000,

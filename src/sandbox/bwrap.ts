@@ -13,7 +13,10 @@ export interface HostFs {
 export const hostFs: HostFs = {
   kind(path) {
     try {
-      return statSync(path).isDirectory() ? 'dir' : 'file';
+      // Most of the policy's places are missing on a given machine: no exception built for each, per call.
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (stats === undefined) return undefined;
+      return stats.isDirectory() ? 'dir' : 'file';
     } catch {
       return undefined;
     }

@@ -9,7 +9,7 @@ import {
 import { builtInLayer } from '../../src/permission/gate.js';
 import { parseRule, type Rule } from '../../src/permission/rules.js';
 import type { PermissionAction } from '../../src/permission/types.js';
-import { prng } from '../support/prng.js';
+import { pick, prng } from '../support/prng.js';
 
 const root = '/p';
 const home = '/h';
@@ -41,10 +41,6 @@ const PATTERNS = [
 ];
 const FLOORS: SafetyFloor[] = ['read-only', 'non-destructive', 'full'];
 const ACTIONS: PermissionAction[] = ['allow', 'ask', 'deny'];
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)];
-}
 
 function randomRules(random: () => number): Rule[] {
   const count = Math.floor(random() * 6);

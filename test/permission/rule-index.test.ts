@@ -4,7 +4,7 @@ import { type MatchContext, ruleMatches } from '../../src/permission/match.js';
 import { candidateRules } from '../../src/permission/rule-index.js';
 import { parseRules } from '../../src/permission/rules.js';
 import type { PermissionSubject } from '../../src/tool/tool.js';
-import { prng } from '../support/prng.js';
+import { pick, prng } from '../support/prng.js';
 
 const CONTEXT: MatchContext = { root: '/work/project', home: '/home/u' };
 
@@ -78,10 +78,6 @@ const URLS = [
   'https://other.org',
   'https://notexample.com',
 ];
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)];
-}
 
 function randomLayers(random: () => number): PolicyLayer[] {
   const actions = ['allow', 'ask', 'deny'] as const;

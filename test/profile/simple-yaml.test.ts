@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseSimpleYaml } from '../../src/profile/simple-yaml.js';
-import { prng as rng } from '../support/prng.js';
+import { pick, prng as rng } from '../support/prng.js';
 
 /** What the real parser makes of `text`, or the error it throws. */
 function real(text: string): { value: unknown } | { error: true } {
@@ -91,10 +91,6 @@ const KEYS = [
   '__proto__',
   'x',
 ];
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)];
-}
 
 /** Atoms the fast path takes: half the documents use only these, so long documents get accepted too. */
 const PLAIN_ATOMS = [

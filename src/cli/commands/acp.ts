@@ -1,4 +1,4 @@
-import { closeScriptedServers } from '../../provider/scripted-route.js';
+import { closeScriptedServersIfStarted } from '../../provider/model.js';
 import { type AgentOptions, agentFlags } from '../bootstrap.js';
 
 /** `cadre acp`: the Agent Client Protocol over stdio until the client disconnects (SPEC 12.1). */
@@ -17,6 +17,7 @@ export async function runAcpCommand(options: AgentOptions & { version: string })
     });
     return 0;
   } finally {
-    await closeScriptedServers();
+    // Through the model module, so a run without a scripted provider never loads the scripted server.
+    await closeScriptedServersIfStarted();
   }
 }

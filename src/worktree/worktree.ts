@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { git, gitRun } from './git.js';
 
 export const TASK_BRANCH_PREFIX = 'cadre-task-';
@@ -49,6 +49,16 @@ function lines(text: string): string[] {
   return text === '' ? [] : text.split('\n');
 }
 
+/**
+ * How cadre's own git finds a writer's worktree: through its admin dir in the shared store, never through
+ * the worktree's `.git` file, which the writer could point at a git dir of its own whose config (a filter
+ * driver) would run outside the sandbox when cadre reads the worktree's status.
+ */
+async function trustedGitDir(repoTop: string, path: string): Promise<NodeJS.ProcessEnv> {
+  const common = resolve(repoTop, await git(repoTop, ['rev-parse', '--git-common-dir']));
+  return { GIT_DIR: join(common, 'worktrees', basename(path)), GIT_WORK_TREE: path };
+}
+
 /** The state of a writer's worktree and branch, for retention and `cadre tasks`. */
 export async function inspectWorktree(
   repoTop: string,
@@ -63,11 +73,12 @@ export async function inspectWorktree(
   };
   if (!existsSync(worktree.path))
     return { exists: false, dirty: false, commits: await branchCommits(), changedFiles: [] };
+  const env = await trustedGitDir(repoTop, worktree.path);
   // Independent questions, asked at once: the next writer may be waiting for the repository lock.
   const [commits, status, committed] = await Promise.all([
     branchCommits(),
-    git(worktree.path, ['status', '--porcelain', '--untracked-files=all']).then(lines),
-    git(worktree.path, ['diff', '--name-only', worktree.base, 'HEAD']).then(lines),
+    git(worktree.path, ['status', '--porcelain', '--untracked-files=all'], env).then(lines),
+    git(worktree.path, ['diff', '--name-only', worktree.base, 'HEAD'], env).then(lines),
   ]);
   const uncommitted = status.map((line) => line.slice(3).replace(/^.* -> /, ''));
   return {

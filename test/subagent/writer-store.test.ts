@@ -116,6 +116,21 @@ describe.runIf(bwrapTestsRun)("an isolated writer under bwrap cannot change the 
     expect(done.state.commits).toHaveLength(1);
   });
 
+  it("cadre's own git never follows a worktree's .git file the writer rewrote", async () => {
+    const { bash, worktree } = await isolatedWriter();
+    const marker = join(base, 'filter-ran');
+    const fake = [
+      'env -u GIT_OBJECT_DIRECTORY -u GIT_ALTERNATE_OBJECT_DIRECTORIES git init -q fake && mv fake/.git fakegit',
+      `git config -f fakegit/config filter.x.clean 'touch ${marker}; cat'`,
+      `echo '* filter=x' > .gitattributes && echo gitdir: fakegit > .git && touch a.txt`,
+    ].join(' && ');
+    await bash(fake);
+    const done = await finishWriter(worktree);
+    expect(existsSync(marker)).toBe(false);
+    expect(done.removed).toBe(false);
+    expect(done.state.changedFiles).toContain('.gitattributes');
+  });
+
   it("a writer's shell cannot delete or corrupt the shared objects; its commits still land on its branch", async () => {
     const { bash, worktree } = await isolatedWriter();
     const blob = git(repo, 'rev-parse', 'HEAD:a.txt');

@@ -401,18 +401,24 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
     });
     let lease: Lease;
     let preparing: Promise<PreparedWriter> | undefined;
+    // An isolated writer's worktree is made while it waits: a fleet item without dependencies already
+    // while the fleet launches, so the fleet's first writers start together. A serialized writer checks
+    // the parent checkout once admitted (the writer before it may leave it dirty).
+    const prepare = (worktreePlan: WriterPlan) => {
+      preparing ??= prepareWriter(worktreePlan, this.host.projectRoot, this.sandbox, this.host.env);
+      preparing.catch(() => undefined);
+    };
     try {
+      if (plan?.isolation === 'worktree' && !fleetItem?.dependsOn?.length) prepare(plan);
       const skip = fleetItem ? await untilAborted(fleetItem.gate(), signal) : undefined;
       if (signal.aborted) throw signal.reason;
       if (skip !== undefined) {
+        await preparing?.then((p) => settleWriter(this.host, task, p)).catch(() => undefined);
         task.skipped = true;
         this.finish(task, 'cancelled', { error: skip });
         return;
       }
-      // A serialized writer checks the parent checkout once admitted (the writer before it may leave it dirty).
-      if (plan?.isolation === 'worktree')
-        preparing = prepareWriter(plan, this.host.projectRoot, this.sandbox, this.host.env);
-      preparing?.catch(() => undefined);
+      if (plan?.isolation === 'worktree') prepare(plan);
       lease = await this.scheduler.acquire(this.slotRequest(task, plan, child.input, fleetItem), signal);
     } catch (error) {
       // A worktree made while the task queued holds nothing yet: it is removed.

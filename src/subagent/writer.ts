@@ -164,7 +164,7 @@ export async function finishWriter(
       blocked.push(`its commits could not be carried onto ${kept.branch}: ${(error as Error).message}`);
     }
     if (kept.staged) blocked.push(...strayRefChanges(kept.staged));
-    const state = await inspectWorktree(worktree.repoTop, worktree);
+    const state = await inspectWorktree(worktree.repoTop, worktree, worktree.commonDir);
     const removed = !state.dirty && state.commits.length === 0;
     if (removed) await removeWorktree(worktree.repoTop, worktree);
     return { state, removed, blocked };

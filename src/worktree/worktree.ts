@@ -54,26 +54,27 @@ function lines(text: string): string[] {
  * the worktree's `.git` file, which the writer could point at a git dir of its own whose config (a filter
  * driver) would run outside the sandbox when cadre reads the worktree's status.
  */
-async function trustedGitDir(repoTop: string, path: string): Promise<NodeJS.ProcessEnv> {
-  const common = resolve(repoTop, await git(repoTop, ['rev-parse', '--git-common-dir']));
-  return { GIT_DIR: join(common, 'worktrees', basename(path)), GIT_WORK_TREE: path };
+function trustedGitDir(commonDir: string, path: string): NodeJS.ProcessEnv {
+  return { GIT_DIR: join(commonDir, 'worktrees', basename(path)), GIT_WORK_TREE: path };
 }
 
 /** The state of a writer's worktree and branch, for retention and `cadre tasks`. */
 export async function inspectWorktree(
   repoTop: string,
   worktree: { path: string; branch: string; base: string },
+  /** The shared store's directory, when the caller knows it (one git call fewer). */
+  commonDir?: string,
 ): Promise<WorktreeState> {
+  // A missing branch (discarded meanwhile) has no commits.
   const branchCommits = async () => {
-    const exists = await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`]);
-    if (exists.code !== 0) return [];
-    return lines(
-      await git(repoTop, ['rev-list', '--reverse', `${worktree.base}..refs/heads/${worktree.branch}`]),
-    );
+    const range = `${worktree.base}..refs/heads/${worktree.branch}`;
+    const listed = await gitRun(repoTop, ['rev-list', '--reverse', range]);
+    return listed.code === 0 ? lines(listed.stdout.replace(/\n$/, '')) : [];
   };
   if (!existsSync(worktree.path))
     return { exists: false, dirty: false, commits: await branchCommits(), changedFiles: [] };
-  const env = await trustedGitDir(repoTop, worktree.path);
+  const common = commonDir ?? resolve(repoTop, await git(repoTop, ['rev-parse', '--git-common-dir']));
+  const env = trustedGitDir(common, worktree.path);
   // Independent questions, asked at once: the next writer may be waiting for the repository lock.
   const [commits, status, committed] = await Promise.all([
     branchCommits(),

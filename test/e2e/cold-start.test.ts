@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { script, scriptedServer } from '../support/llm-server.js';
+import { cadreIn, servedProject } from './harness.js';
+
+const PRELOAD = fileURLToPath(new URL('../support/loaded-modules.mjs', import.meta.url));
+
+interface Loaded {
+  internal: string[];
+  commonjs: string[];
+}
+
+/** `cadre <args>` in `project`, with what the process loaded. */
+async function runRecorded(project: ReturnType<typeof servedProject>, args: string[]) {
+  const file = project.path('loaded.json');
+  const run = await cadreIn(project, args, {
+    env: { NODE_OPTIONS: `--import ${PRELOAD}`, CADRE_TEST_LOADED_FILE: file },
+  });
+  return { run, loaded: JSON.parse(readFileSync(file, 'utf8')) as Loaded };
+}
+
+const undici = (loaded: Loaded) => loaded.internal.filter((name) => /undici/.test(name));
+const yaml = (loaded: Loaded) =>
+  loaded.commonjs.filter((path) => /[\\/]node_modules[\\/]yaml[\\/]/.test(path));
+
+describe('cold start loads only what the run uses (issue 17)', () => {
+  it('answers cadre -p without loading undici or the yaml library', async () => {
+    const server = await scriptedServer(script().turn((t) => t.text('hi there')));
+    const project = servedProject(server);
+    const { run, loaded } = await runRecorded(project, ['-p', 'hi']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('hi there\n');
+    expect(server.requests).toHaveLength(1);
+    expect(undici(loaded)).toEqual([]);
+    expect(yaml(loaded)).toEqual([]);
+  });
+
+  it('loads the yaml library for frontmatter outside the fast path, and uses the profile', async () => {
+    const server = await scriptedServer(script().turn((t) => t.text('anchored answer')));
+    const project = servedProject(server, {
+      files: {
+        '.cadre/agents/anchored.md':
+          '---\ndescription: "a quoted \\"escaped\\" description"\n---\nYou answer briefly.\n',
+      },
+    });
+    const { run, loaded } = await runRecorded(project, ['-p', 'hi', '--agent', 'anchored']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('anchored answer\n');
+    expect(server.requests[0].view.system).toContain('You answer briefly.');
+    expect(yaml(loaded).length).toBeGreaterThan(0);
+    expect(undici(loaded)).toEqual([]);
+  });
+});

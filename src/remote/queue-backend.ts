@@ -166,22 +166,36 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
   };
   return {
     async run(child, prepared, signal, lease, onDeadlock) {
+      // Reaching Redis (a cold run loads its client libraries) and pushing the base both take a while:
+      // they happen at once.
+      const linking = link.acquire().then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
       const base = await jobBase(host, child, prepared);
       if ('local' in base) {
+        if ((await linking) === undefined) link.release();
         warnOnce(base.local);
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
-      try {
-        await link.acquire();
-      } catch (error) {
-        const reason = (error as Error).message;
-        if (settings.fallback !== 'local') throw new Error(`${reason}; the task was not run`);
-        warn(`${reason}; task ${child.task.id} runs locally (fallback: local)`);
+      const commit = base.base;
+      const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve('');
+      pushing.catch(() => undefined);
+      const unreachable = await linking;
+      if (unreachable !== undefined) {
+        if (commit)
+          await pushing.then(
+            () => bases.release(commit.top, commit.sha),
+            () => undefined,
+          );
+        if (settings.fallback !== 'local') throw new Error(`${unreachable}; the task was not run`);
+        warn(`${unreachable}; task ${child.task.id} runs locally (fallback: local)`);
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
+        await pushing;
         const queue = { link, bases, settings };
-        return await runRemote(host, queue, child, prepared, base.base, signal, lease, onDeadlock);
+        return await runRemote(host, queue, child, prepared, commit, signal, lease, onDeadlock);
       } finally {
         link.release();
       }
@@ -250,6 +264,7 @@ function jobSpec(
   };
 }
 
+/** One child on a worker, start to end; its `base` is pushed already, and dropped here when it ends. */
 async function runRemote(
   host: SubagentHost,
   { link, bases, settings }: { link: Link; bases: BaseRefs; settings: QueueSettings },
@@ -263,7 +278,6 @@ async function runRemote(
   const { task } = child;
   const repository = settings.repository as string;
   const spec = jobSpec(host, settings, child, prepared, base);
-  if (base) await bases.acquire(base.top, base.sha);
   openChildSession(host, child, prepared.root, childFirstMessage(host, child));
   const reader = connect(link.libs, settings.redis, true);
   let pushed: string | undefined;

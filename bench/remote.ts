@@ -46,14 +46,18 @@ function benchProviders(server: ScriptedServer) {
   };
 }
 
-/** `cadre worker` processes on `redis`, ready to take jobs; stopped by the returned function. */
+/**
+ * `cadre worker` processes on `redis`, ready to take jobs: `started()` counts the jobs they started (a
+ * measured run must really go to them), `stop()` ends them.
+ */
 async function startWorkers(
   server: ScriptedServer,
   redis: string,
   repository: string,
   count: number,
   concurrency: number,
-): Promise<() => void> {
+): Promise<{ started(): number; stop(): void }> {
+  let started = 0;
   const home = mkdtempSync(join(tmpdir(), 'cadre-bench-workers-'));
   writeFileSync(
     join(home, 'config.json'),
@@ -85,15 +89,19 @@ async function startWorkers(
         let log = '';
         child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
           log += chunk;
+          started += chunk.match(/^cadre worker: \S+ job \S+: task \S+ \(\w+\) started$/gm)?.length ?? 0;
           if (log.includes('ready')) resolve();
         });
         child.once('exit', () => reject(new Error(`bench worker exited:\n${log}`)));
       });
     }),
   );
-  return () => {
-    for (const child of children) child.kill('SIGKILL');
-    rmSync(home, { recursive: true, force: true });
+  return {
+    started: () => started,
+    stop() {
+      for (const child of children) child.kill('SIGKILL');
+      rmSync(home, { recursive: true, force: true });
+    },
   };
 }
 
@@ -115,16 +123,23 @@ function gitProject(dir: string, config: Record<string, unknown>): void {
 }
 
 /** From the end of the main agent's `task` call to the child's first model request. */
-async function dispatchOverhead(server: ScriptedServer, workers: Record<string, unknown> | undefined) {
+async function dispatchOverhead(
+  server: ScriptedServer,
+  workers: { config: Record<string, unknown>; started(): number } | undefined,
+) {
   const project = benchProject(server);
   try {
     const base = {
       providers: benchProviders(server),
       provider: 'bench',
     };
-    gitProject(project.dir, workers ? { ...base, workers } : base);
+    gitProject(project.dir, workers ? { ...base, workers: workers.config } : base);
     const before = server.requests.length;
-    await timedCadre(project, ['-p', 'one task', '--yes']);
+    const jobs = workers?.started() ?? 0;
+    // The workers block is a wall key: only a trusted project's config may set it.
+    await timedCadre(project, ['-p', 'one task', '--yes', ...(workers ? ['--trust-project'] : [])]);
+    if (workers && workers.started() !== jobs + 1)
+      throw new Error('remote bench: the task did not go to a worker');
     const requests = server.requests.slice(before);
     const dispatch = requests.find((r) => r.view.messages[0]?.text === 'one task');
     const child = requests.find((r) => r.view.system.includes(READER));
@@ -145,7 +160,7 @@ export async function benchRemote(runs = 5) {
   const repository = mkdtempSync(join(tmpdir(), 'cadre-bench-shared-'));
   execFileSync('git', ['init', '-q', '--bare', repository]);
   const server = await startScriptedServer({ rules: rules() });
-  const stop = await startWorkers(server, redis.url, repository, 3, 2);
+  const fleet = await startWorkers(server, redis.url, repository, 3, 2);
   const workers = { backend: 'queue', redis: redis.url, repository };
   // The root's copy of the signing secret: timedCadre passes the environment on.
   process.env.CADRE_WORKER_SECRET = SECRET;
@@ -154,7 +169,7 @@ export async function benchRemote(runs = 5) {
     const queue: number[] = [];
     for (let run = 0; run < runs; run++) {
       local.push(await dispatchOverhead(server, undefined));
-      queue.push(await dispatchOverhead(server, workers));
+      queue.push(await dispatchOverhead(server, { config: workers, started: fleet.started }));
     }
     const phases: number[] = [];
     for (let run = 0; run < 2; run++) {
@@ -168,7 +183,10 @@ export async function benchRemote(runs = 5) {
           workers,
         });
         const before = server.requests.length;
-        await timedCadre(project, ['-p', 'the fleet', '--yes']);
+        const jobs = fleet.started();
+        await timedCadre(project, ['-p', 'the fleet', '--yes', '--trust-project']);
+        if (fleet.started() !== jobs + FLEET_ITEMS)
+          throw new Error(`remote bench: ${fleet.started() - jobs} of ${FLEET_ITEMS} items went to workers`);
         const children = server.requests.slice(before).filter((r) => r.view.system.includes(WRITER));
         if (children.length !== FLEET_ITEMS)
           throw new Error(`remote bench: ${children.length} writer requests`);
@@ -187,7 +205,7 @@ export async function benchRemote(runs = 5) {
     };
   } finally {
     delete process.env.CADRE_WORKER_SECRET;
-    stop();
+    fleet.stop();
     await server.close();
     await redis.stop();
     rmSync(repository, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import { ClaimDeadlockError, type Lease } from '../subagent/scheduler.js';
 import type { PreparedWriter } from '../subagent/writer.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
 import { inspectRepo } from '../worktree/repo.js';
+import { BaseRefs, baseRef } from './base-refs.js';
 import { type JobSpec, signJob } from './job.js';
 import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
 import {
@@ -156,6 +157,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
       ? 'new tasks run locally meanwhile (fallback: local)'
       : 'new tasks fail meanwhile (set workers.fallback "local" to run them here)',
   );
+  const bases = new BaseRefs(settings.repository as string);
   const warned = new Set<string>();
   const warnOnce = (message: string) => {
     if (warned.has(message)) return;
@@ -178,7 +180,8 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
-        return await runRemote(host, link, settings, child, prepared, base.base, signal, lease, onDeadlock);
+        const queue = { link, bases, settings };
+        return await runRemote(host, queue, child, prepared, base.base, signal, lease, onDeadlock);
       } finally {
         link.release();
       }
@@ -225,7 +228,7 @@ function jobSpec(
     expiresAt: Date.now() + settings.pickupTimeoutMs + 3 * settings.stalledAfterMs + timeoutSecs * 1000,
     version: CADRE_VERSION,
     repository: settings.repository ?? '',
-    base: base ? { ref: `refs/cadre/base/${task.id}`, sha: base.sha } : undefined,
+    base: base ? { ref: baseRef(base.sha), sha: base.sha } : undefined,
     branch: prepared.worktree?.branch,
     sandbox: {
       required: task.tier === 'toolless' ? 'none' : 'confining',
@@ -249,8 +252,7 @@ function jobSpec(
 
 async function runRemote(
   host: SubagentHost,
-  link: Link,
-  settings: QueueSettings,
+  { link, bases, settings }: { link: Link; bases: BaseRefs; settings: QueueSettings },
   child: ChildRun,
   prepared: PreparedWriter,
   base: { top: string; sha: string } | undefined,
@@ -261,7 +263,7 @@ async function runRemote(
   const { task } = child;
   const repository = settings.repository as string;
   const spec = jobSpec(host, settings, child, prepared, base);
-  if (base && spec.base) await git(base.top, ['push', '-q', repository, `${base.sha}:${spec.base.ref}`]);
+  if (base) await bases.acquire(base.top, base.sha);
   openChildSession(host, child, prepared.root, childFirstMessage(host, child));
   const reader = connect(link.libs, settings.redis, true);
   let pushed: string | undefined;
@@ -395,13 +397,14 @@ async function runRemote(
       }
     })().catch((error: unknown) => finish({ failed: `cannot enqueue the job: ${(error as Error).message}` }));
   });
+  // The task has ended: its slot and claims go to the next task while its work is fetched home.
+  lease?.release();
+  if (base) bases.release(base.top, base.sha);
   reader.disconnect();
-  await link.commands.del(eventsKey(spec.id), repliesKey(spec.id)).catch(() => undefined);
+  void link.commands.del(eventsKey(spec.id), repliesKey(spec.id)).catch(() => undefined);
   const head = 'result' in outcome ? (outcome.result.head ?? pushed) : pushed;
   if (prepared.worktree)
     await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
-  // The base ref has served; the task does not wait for the shared repository to drop it.
-  if (base && spec.base) void gitRun(base.top, ['push', '-q', repository, `:${spec.base.ref}`]);
   if ('failed' in outcome)
     return {
       text: '',

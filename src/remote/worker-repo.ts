@@ -9,6 +9,8 @@ export interface JobCheckout {
   /** The worker's cache of the shared repository (a bare store): the writer's git dir lives in it. */
   store: string;
   branch?: string;
+  /** The refs the checkout fetched into the store (removed with it). */
+  fetched: string[];
 }
 
 /**
@@ -51,7 +53,13 @@ export class WorkerRepo {
     return this.locked(async () => {
       await this.init();
       const local = `refs/cadre/jobs/${jobId}`;
-      await git(this.store, ['fetch', '-q', '--no-tags', this.repository, `+${base.ref}:${local}`]);
+      // Only what the store lacks: a fleet's items share their base, fetched by the first of them.
+      const fetched: string[] = [];
+      const have = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
+      if (have.code !== 0) {
+        await git(this.store, ['fetch', '-q', '--no-tags', this.repository, `+${base.ref}:${local}`]);
+        fetched.push(local);
+      }
       let start = base.sha;
       if (branch && retried) {
         const pushed = await gitRun(this.store, [
@@ -61,16 +69,21 @@ export class WorkerRepo {
           this.repository,
           `+refs/heads/${branch}:${local}-branch`,
         ]);
-        if (pushed.code === 0) start = await git(this.store, ['rev-parse', `${local}-branch`]);
+        if (pushed.code === 0) {
+          fetched.push(`${local}-branch`);
+          start = await git(this.store, ['rev-parse', `${local}-branch`]);
+        }
       }
       const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
-      // A worktree a killed run of this worker left behind would block the branch.
-      await gitRun(this.store, ['worktree', 'prune']);
       const args = branch
         ? ['worktree', 'add', '-q', '-B', branch, path, start]
         : ['worktree', 'add', '-q', '--detach', path, start];
-      await git(this.store, args);
-      return { path, store: this.store, branch };
+      if ((await gitRun(this.store, args)).code !== 0) {
+        // A worktree a killed run of this worker left behind blocks the branch: pruned, then again.
+        await gitRun(this.store, ['worktree', 'prune']);
+        await git(this.store, args);
+      }
+      return { path, store: this.store, branch, fetched };
     });
   }
 
@@ -97,13 +110,12 @@ export class WorkerRepo {
   }
 
   /** Removes the job's worktree, branch and fetched refs: the root retains the work, not the worker. */
-  async remove(jobId: string, checkout: JobCheckout): Promise<void> {
+  async remove(checkout: JobCheckout): Promise<void> {
     await this.locked(async () => {
-      await gitRun(this.store, ['worktree', 'remove', '--force', checkout.path]);
-      await gitRun(this.store, ['worktree', 'prune']);
+      const removed = await gitRun(this.store, ['worktree', 'remove', '--force', checkout.path]);
+      if (removed.code !== 0) await gitRun(this.store, ['worktree', 'prune']);
       if (checkout.branch) await gitRun(this.store, ['branch', '-D', checkout.branch]);
-      await gitRun(this.store, ['update-ref', '-d', `refs/cadre/jobs/${jobId}`]);
-      await gitRun(this.store, ['update-ref', '-d', `refs/cadre/jobs/${jobId}-branch`]);
+      for (const ref of checkout.fetched) await gitRun(this.store, ['update-ref', '-d', ref]);
     });
   }
 }

@@ -91,6 +91,8 @@ export class CadreWorker {
   /** Jobs running here, by id: one handed back while it still runs here (a lock lost under load) joins it. */
   private readonly running = new Map<string, Promise<RemoteResult>>();
   private readonly reported = new Set<string>();
+  /** Checkouts of finished jobs being removed. */
+  private readonly tidying = new Set<Promise<void>>();
   /** Jobs this worker refused (logged and reported home once, however often they are offered again). */
   private readonly refused = new Set<string>();
 
@@ -145,6 +147,7 @@ export class CadreWorker {
 
   async close(): Promise<void> {
     await this.worker?.close();
+    await Promise.all(this.tidying);
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
     await this.mcp?.close();
@@ -230,8 +233,13 @@ export class CadreWorker {
       await this.send(jobId, { k: 'result', result });
       return result;
     } finally {
-      // After the result went home: the root does not wait for the worker's own tidying.
-      for (const step of cleanup) await step().catch(() => undefined);
+      // After the result went home, and outside the job: neither the root nor this worker's next job
+      // waits for the tidying (a new checkout of the same store queues behind it on the store's lock).
+      const tidying = (async () => {
+        for (const step of cleanup) await step().catch(() => undefined);
+      })();
+      this.tidying.add(tidying);
+      void tidying.then(() => this.tidying.delete(tidying));
     }
   }
 
@@ -275,7 +283,7 @@ export class CadreWorker {
       if (repo && spec.base) {
         const made = await repo.checkout(spec.id, spec.base, spec.branch, retried);
         checkout = made;
-        cleanup.push(() => repo.remove(spec.id, made));
+        cleanup.push(() => repo.remove(made));
       } else {
         mkdirSync(join(options.dir, 'scratch'), { recursive: true });
         const made = mkdtempSync(join(options.dir, 'scratch', 'job-'));

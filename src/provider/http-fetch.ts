@@ -102,7 +102,6 @@ async function exchange(url: URL, { method, headers, body, signal }: Outgoing): 
       req.destroy();
       reject(signal?.reason);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     req.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       reject(new TypeError('fetch failed', { cause: error }));
@@ -111,6 +110,9 @@ async function exchange(url: URL, { method, headers, body, signal }: Outgoing): 
       signal?.removeEventListener('abort', onAbort);
       resolve(response);
     });
+    // Aborted while the transport module loaded: the listener would never fire.
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     req.end(body);
   });
 }

@@ -90,8 +90,9 @@ function redirected(outgoing: Outgoing, status: number, crossOrigin: boolean): O
 }
 
 async function exchange(url: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
-  signal?.throwIfAborted();
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  // After the import: an abort while it loaded would otherwise find no listener and be lost.
+  signal?.throwIfAborted();
   const sent: OutgoingHttpHeaders = { ...headers };
   if (body !== undefined) sent['content-length'] = Buffer.byteLength(body);
   const options: RequestOptions = { method, headers: sent };

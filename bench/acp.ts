@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { startScriptedServer } from '../src/provider/scripted/server.js';
-import { type BenchProject, benchProject, CADRE_BIN, median, now } from './cli-run.js';
+import { type BenchProject, benchProject, CADRE_BIN, median, now, timedCadre } from './cli-run.js';
 
 export interface AcpStartResult {
   runs: number;
@@ -8,6 +8,10 @@ export interface AcpStartResult {
   initializeMs: number;
   /** Spawn to the first `agent_message_chunk` of a prompt sent right after `session/new`. */
   firstChunkMs: number;
+  /** Spawn of `cadre -p hi` to its first model request, each run next to an ACP one. */
+  headlessFirstRequestMs: number;
+  /** Each ACP first chunk over the headless first request next to it (median of the ratios). */
+  firstChunkRatio: number;
 }
 
 /** One `cadre acp` process driven over raw JSON-RPC lines, timing the two moments from spawn. */
@@ -61,7 +65,10 @@ function timedAcp(project: BenchProject): Promise<{ initialize: number; firstChu
   });
 }
 
-/** `cadre acp` start-up: spawn to `initialize`, and to the first streamed chunk (the headless budget). */
+/**
+ * `cadre acp` start-up: spawn to `initialize`, and to the first streamed chunk (the headless budget). Each
+ * run is paired with a headless `cadre -p hi` against the same server, so the ratio holds on a busy machine.
+ */
 export async function benchAcpStart(runs = 10): Promise<AcpStartResult> {
   const server = await startScriptedServer({ rules: [{ turns: [{ text: 'hi' }] }] });
   const project = benchProject(server);
@@ -70,12 +77,26 @@ export async function benchAcpStart(runs = 10): Promise<AcpStartResult> {
     await timedAcp(project);
     const initialize: number[] = [];
     const firstChunk: number[] = [];
+    const headless: number[] = [];
+    const ratios: number[] = [];
     for (let i = 0; i < runs; i++) {
+      const before = server.requests.length;
+      const cold = await timedCadre(project, ['-p', 'hi']);
+      const first = server.requests[before];
+      if (!first) throw new Error('acp bench: cadre -p exited without calling the model');
       const run = await timedAcp(project);
       initialize.push(run.initialize);
       firstChunk.push(run.firstChunk);
+      headless.push(first.startedAt - cold.spawnedAt);
+      ratios.push(run.firstChunk / (first.startedAt - cold.spawnedAt));
     }
-    return { runs, initializeMs: median(initialize), firstChunkMs: median(firstChunk) };
+    return {
+      runs,
+      initializeMs: median(initialize),
+      firstChunkMs: median(firstChunk),
+      headlessFirstRequestMs: median(headless),
+      firstChunkRatio: median(ratios),
+    };
   } finally {
     project.cleanup();
     await server.close();

@@ -90,8 +90,9 @@ function redirected(outgoing: Outgoing, status: number, crossOrigin: boolean): O
 }
 
 async function exchange(url: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
-  signal?.throwIfAborted();
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  // After the import: an abort while it loaded would otherwise find no listener and be lost.
+  signal?.throwIfAborted();
   const sent: OutgoingHttpHeaders = { ...headers };
   if (body !== undefined) sent['content-length'] = Buffer.byteLength(body);
   const options: RequestOptions = { method, headers: sent };
@@ -101,7 +102,6 @@ async function exchange(url: URL, { method, headers, body, signal }: Outgoing): 
       req.destroy();
       reject(signal?.reason);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     req.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       reject(new TypeError('fetch failed', { cause: error }));
@@ -110,6 +110,9 @@ async function exchange(url: URL, { method, headers, body, signal }: Outgoing): 
       signal?.removeEventListener('abort', onAbort);
       resolve(response);
     });
+    // Aborted while the transport module loaded: the listener would never fire.
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     req.end(body);
   });
 }

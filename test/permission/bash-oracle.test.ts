@@ -134,5 +134,6 @@ describe.runIf(bwrapTestsRun)('the bash reader agrees with bash', () => {
     }
     // Most generated commands are understood: the comparison is not vacuous.
     expect(compared).toBeGreaterThan(CASES / 3);
-  });
+    // One bwrap'd bash per case: about 25 s on an idle 2-core machine, far more when it is busy.
+  }, 120_000);
 });

@@ -184,6 +184,13 @@ describe('httpFetch', () => {
     await expect(pending).rejects.toThrow('user cancelled');
   });
 
+  it('rejects with the abort reason when aborted while the request is being set up', async () => {
+    const controller = new AbortController();
+    const pending = httpFetch(`${base}/echo`, { signal: controller.signal });
+    controller.abort(new Error('cancelled at once'));
+    await expect(pending).rejects.toThrow('cancelled at once');
+  });
+
   it('hands what it does not handle itself to the global fetch', async () => {
     const response = await httpFetch('data:text/plain,hello');
     expect(await response.text()).toBe('hello');

@@ -1,5 +1,5 @@
 import { render, Text, useApp, useInput, useStdout } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { frame } from '../render/box.js';
 import type { Theme } from '../theme.js';
 
@@ -67,12 +67,17 @@ function TrustScreen(props: {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const [selected, setSelected] = useState(0);
+  // Read through a ref: ink swaps the input handler only after the new frame is on screen, so an Enter
+  // typed right after an arrow would otherwise confirm the choice the arrow had just left (trusting a
+  // folder the user moved away from).
+  const current = useRef(0);
   useInput((input, key) => {
-    const result = trustKey(selected, input, key);
+    const result = trustKey(current.current, input, key);
     if ('choice' in result) {
       props.onChoice(result.choice);
       exit();
     } else {
+      current.current = result.selected;
       setSelected(result.selected);
     }
   });

@@ -34,6 +34,7 @@ import {
   ready,
   repliesKey,
 } from './redis.js';
+import { liveWorkerNames } from './refusals.js';
 import type { QueueSettings } from './settings.js';
 import { CADRE_VERSION } from './version.js';
 
@@ -288,6 +289,8 @@ async function runRemote(
       if (settled) return;
       settled = true;
       clearTimeout(pickup);
+      clearInterval(lookout);
+      clearTimeout(orphaned);
       signal.removeEventListener('abort', onAbort);
       stopReconnect();
       link.watches.delete(spec.id);
@@ -295,6 +298,28 @@ async function runRemote(
     };
     const reply = (message: RootMessage) =>
       append(link.commands, repliesKey(spec.id), message).catch(() => undefined);
+    // Stalled jobs are found by workers: with the job's worker gone and none left to find it, the
+    // root itself gives the job up once no worker has taken it over within the pickup timeout.
+    let orphaned: NodeJS.Timeout | undefined;
+    const lookout = setInterval(() => {
+      if (!worker) return;
+      void link.queue
+        .getWorkers()
+        .then((clients) => {
+          if (settled || liveWorkerNames(clients.map((c) => c.rawname)).includes(worker as string)) {
+            clearTimeout(orphaned);
+            orphaned = undefined;
+            return;
+          }
+          orphaned ??= setTimeout(() => {
+            void link.queue.remove(spec.id).catch(() => undefined);
+            finish({
+              failed: `worker ${worker} stopped responding and no worker took the job over within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); ${pushed ? `branch ${spec.branch} keeps what it committed` : 'it had committed nothing'}`,
+            });
+          }, settings.pickupTimeoutMs);
+        })
+        .catch(() => undefined);
+    }, settings.stalledAfterMs);
     let worker: string | undefined;
     const refusals = new Map<string, string>();
     /** The asks of the child still open in this session, by id. */

@@ -276,8 +276,9 @@ export class CadreWorker {
       const head = await repo.head(checkout);
       if (head === pushed || head === spec.base?.sha) return;
       pushed = await repo.push(checkout);
-      options.log(`job ${jobId}: pushed ${checkout.branch} at ${pushed}`);
+      // The root hears of it first: a worker killed right after this line has told it what it pushed.
       await this.send(jobId, { k: 'pushed', sha: pushed });
+      options.log(`job ${jobId}: pushed ${checkout.branch} at ${pushed}`);
     };
     try {
       if (repo && spec.base) {

@@ -110,8 +110,6 @@ async function exchange(url: URL, { method, headers, body, signal }: Outgoing): 
       signal?.removeEventListener('abort', onAbort);
       resolve(response);
     });
-    // Aborted while the transport module loaded: the listener would never fire.
-    if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     req.end(body);
   });

@@ -24,7 +24,8 @@ const ITEMS = [1, 2, 3, 4].map((i) => ({
   write_paths: [`f${i}.txt`],
 }));
 
-function fleetScript() {
+/** Each writer commits its file, then takes `lastTurnMs` over its answer. */
+function fleetScript(lastTurnMs: number) {
   let builder = script();
   for (let i = 1; i <= 4; i++)
     builder = builder
@@ -32,7 +33,7 @@ function fleetScript() {
       .turn((t) => t.tool('write', { path: `f${i}.txt`, content: `${i}\n` }))
       .turn((t) => t.tool('bash', { command: `git add f${i}.txt && ${COMMIT} "Add f${i}.txt"` }))
       // Long enough that the first two are still running when Redis goes down.
-      .turn((t) => t.delay(2500).text(`wrote f${i}.txt`));
+      .turn((t) => t.delay(lastTurnMs).text(`wrote f${i}.txt`));
   return builder
     .rule({ last_user: 'Coordinator batch is complete' })
     .text('Reconciled.')
@@ -45,7 +46,7 @@ describe('one fleet run loses Redis mid-run', () => {
   it(
     'Redis killed while two items run and two wait in the queue, restarted on its port with its data: the run says so and every item completes with its commit',
     async () => {
-      const server = await scriptedServer(fleetScript());
+      const server = await scriptedServer(fleetScript(2500));
       const repository = sharedRepository();
       const workers = await Promise.all(
         ['w-x', 'w-y'].map((name) =>
@@ -100,6 +101,72 @@ describe('one fleet run loses Redis mid-run', () => {
         }).trim(),
       );
       expect(subjects.sort()).toEqual(['Add f1.txt', 'Add f2.txt', 'Add f3.txt', 'Add f4.txt']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'Redis restarted without its data: each item says Redis lost its job, and its pushed branch keeps what it committed',
+    async () => {
+      // The running items answer well after the root is back and has found their jobs gone.
+      const server = await scriptedServer(fleetScript(10_000));
+      const repository = sharedRepository();
+      const workers = await Promise.all(
+        ['w-p', 'w-q'].map((name) =>
+          startWorker(name, redisFile.server.url, server, repository, {
+            config: { workers: { repository, stalled_after_ms: 15_000 } },
+          }),
+        ),
+      );
+      const project = servedProject(server, {
+        git: true,
+        files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
+        config: {
+          subagent_dispatch_strategy: 'optional',
+          max_parallel_writers: 4,
+          ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
+        },
+      });
+      const root = startCadre(project, [
+        '-p',
+        'go',
+        '--yes',
+        '--trust-project',
+        '--output-format',
+        'stream-json',
+      ]);
+      await Promise.all(workers.map((w) => w.waitForLog(/pushed/)));
+      await redisFile.server.kill();
+      await root.waitForStdout(/lost the connection to Redis/);
+      await redisFile.server.restart({ empty: true });
+      const exit = await root.exited;
+      expect(exit.code, root.stdout()).toBe(0);
+      const events = jsonLines(root.stdout());
+      const ends = events.filter((e) => e.type === 'subagent_end');
+      expect(ends).toHaveLength(4);
+      const branches = new Map(
+        events.filter((e) => e.type === 'subagent_isolation').map((e) => [e.taskId, String(e.branch)]),
+      );
+      // The two running items had pushed: each names its branch, which holds its commit.
+      const salvaged = ends.filter((e) => /keeps what the worker committed$/.test(String(e.error)));
+      expect(salvaged).toHaveLength(2);
+      for (const end of salvaged) {
+        const branch = branches.get(end.taskId) as string;
+        expect(end).toMatchObject({
+          status: 'failed',
+          error: `Redis lost the job when it restarted (run Redis with persistence, see README); branch ${branch} keeps what the worker committed`,
+        });
+        expect(
+          execFileSync('git', ['log', '-1', '--format=%s', branch], { cwd: project.dir, encoding: 'utf8' }),
+        ).toMatch(/^Add f\d\.txt/);
+      }
+      // The two that waited in the queue were lost before any worker ran them.
+      for (const end of ends.filter((e) => !salvaged.includes(e)))
+        expect(end).toMatchObject({
+          status: 'failed',
+          error:
+            'Redis lost the job when it restarted (run Redis with persistence, see README); nothing was committed',
+        });
     },
     TIMEOUT,
   );

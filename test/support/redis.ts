@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,8 +21,11 @@ export interface RedisServer {
   port: number;
   /** kill -9: what a crashed Redis looks like to cadre. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data (append-only file: the queue survives). */
-  restart(): Promise<void>;
+  /**
+   * Starts it again on the same port and data (append-only file: the queue survives); with `empty`,
+   * without its data, as a Redis run without persistence comes back.
+   */
+  restart(options?: { empty?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,7 +81,13 @@ export async function startRedis(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill: () => stopWith('SIGKILL'),
-    restart: launch,
+    restart(options = {}) {
+      if (options.empty) {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+      }
+      return launch();
+    },
     async stop() {
       await stopWith('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
+import { jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, runRoot, sharedRepository, startWorker } from './harness.js';
 
 const TIMEOUT = 150_000;
 const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a claimed writer.\n';
@@ -64,11 +64,7 @@ describe('remote writers under the root’s claims', () => {
           ...queueConfig(redisFile.server.url, repository),
         },
       });
-      const run = await cadreIn(
-        project,
-        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
-        { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
-      );
+      const run = await runRoot(project, TIMEOUT);
       expect(run.code, run.stderr).toBe(0);
       const events = jsonLines(run.stdout);
       const ids = new Map<string, string>();

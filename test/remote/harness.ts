@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
-import { providerFor } from '../e2e/harness.js';
-import { REPO_ROOT } from '../support/cli.js';
+import { cadreIn, providerFor } from '../e2e/harness.js';
+import { REPO_ROOT, type TestProject } from '../support/cli.js';
 import { type RedisServer, startRedis } from '../support/redis.js';
 
 export const SECRET = 'test-worker-secret';
@@ -118,4 +118,12 @@ export async function startWorker(
   });
   await waitForLog(/ready/);
   return { name, child, log: () => log, waitForLog, exited };
+}
+
+/** The root `cadre -p go` of a queue-backed project, trusted (its `workers` block is a wall key), as JSON lines. */
+export function runRoot(project: TestProject, timeoutMs: number) {
+  return cadreIn(project, ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'], {
+    timeoutMs,
+    env: { CADRE_WORKER_SECRET: SECRET },
+  });
 }

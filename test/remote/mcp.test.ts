@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cadreIn, jsonLines, servedProject, toolResults } from '../e2e/harness.js';
+import { jsonLines, servedProject, toolResults } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, runRoot, sharedRepository, startWorker } from './harness.js';
 import { probeServer } from './mcp-probe.js';
 
 const TIMEOUT = 120_000;
@@ -39,11 +39,7 @@ describe('MCP tools of a remote child', () => {
           ...queueConfig(redisFile.server.url, repository),
         },
       });
-      const run = await cadreIn(
-        project,
-        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
-        { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
-      );
+      const run = await runRoot(project, TIMEOUT);
       expect(run.code, run.stderr).toBe(0);
       const events = jsonLines(run.stdout);
       expect(events).toContainEqual(expect.objectContaining({ type: 'subagent_worker', worker: 'w-mcp' }));

@@ -42,36 +42,42 @@ function fleetScript(lastTurnMs: number) {
     .text('fleet done');
 }
 
+/** Two workers and a root `cadre -p go` running the four-item fleet on them through the queue. */
+async function fleetOnTwoWorkers(server: Awaited<ReturnType<typeof scriptedServer>>, names: string[]) {
+  const repository = sharedRepository();
+  const workers = await Promise.all(
+    names.map((name) =>
+      startWorker(name, redisFile.server.url, server, repository, {
+        config: { workers: { repository, stalled_after_ms: 15_000 } },
+      }),
+    ),
+  );
+  const project = servedProject(server, {
+    git: true,
+    files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
+    config: {
+      subagent_dispatch_strategy: 'optional',
+      max_parallel_writers: 4,
+      ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
+    },
+  });
+  const root = startCadre(project, [
+    '-p',
+    'go',
+    '--yes',
+    '--trust-project',
+    '--output-format',
+    'stream-json',
+  ]);
+  return { workers, project, root };
+}
+
 describe('one fleet run loses Redis mid-run', () => {
   it(
     'Redis killed while two items run and two wait in the queue, restarted on its port with its data: the run says so and every item completes with its commit',
     async () => {
       const server = await scriptedServer(fleetScript(2500));
-      const repository = sharedRepository();
-      const workers = await Promise.all(
-        ['w-x', 'w-y'].map((name) =>
-          startWorker(name, redisFile.server.url, server, repository, {
-            config: { workers: { repository, stalled_after_ms: 15_000 } },
-          }),
-        ),
-      );
-      const project = servedProject(server, {
-        git: true,
-        files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-        config: {
-          subagent_dispatch_strategy: 'optional',
-          max_parallel_writers: 4,
-          ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
-        },
-      });
-      const root = startCadre(project, [
-        '-p',
-        'go',
-        '--yes',
-        '--trust-project',
-        '--output-format',
-        'stream-json',
-      ]);
+      const { workers, project, root } = await fleetOnTwoWorkers(server, ['w-x', 'w-y']);
       // Both workers have pushed a commit of their first item; the other two items wait in the queue.
       await Promise.all(workers.map((w) => w.waitForLog(/pushed/)));
       await redisFile.server.kill();
@@ -110,31 +116,7 @@ describe('one fleet run loses Redis mid-run', () => {
     async () => {
       // The running items answer well after the root is back and has found their jobs gone.
       const server = await scriptedServer(fleetScript(10_000));
-      const repository = sharedRepository();
-      const workers = await Promise.all(
-        ['w-p', 'w-q'].map((name) =>
-          startWorker(name, redisFile.server.url, server, repository, {
-            config: { workers: { repository, stalled_after_ms: 15_000 } },
-          }),
-        ),
-      );
-      const project = servedProject(server, {
-        git: true,
-        files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-        config: {
-          subagent_dispatch_strategy: 'optional',
-          max_parallel_writers: 4,
-          ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
-        },
-      });
-      const root = startCadre(project, [
-        '-p',
-        'go',
-        '--yes',
-        '--trust-project',
-        '--output-format',
-        'stream-json',
-      ]);
+      const { workers, project, root } = await fleetOnTwoWorkers(server, ['w-p', 'w-q']);
       await Promise.all(workers.map((w) => w.waitForLog(/pushed/)));
       await redisFile.server.kill();
       await root.waitForStdout(/lost the connection to Redis/);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { liveWorkerNames, refusalVerdict } from '../../src/remote/refusals.js';
-import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
+import { jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, runRoot, sharedRepository, startWorker } from './harness.js';
 
 const TIMEOUT = 150_000;
 const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a writer.\n';
@@ -82,11 +82,7 @@ describe('a job a worker refuses goes to the other live workers', () => {
         }),
         startWorker('w-good', redisFile.server.url, server, repository),
       ]);
-      const run = await cadreIn(
-        fleetProject(server, repository),
-        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
-        { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
-      );
+      const run = await runRoot(fleetProject(server, repository), TIMEOUT);
       expect(run.code, run.stderr).toBe(0);
       const events = jsonLines(run.stdout);
       const ends = events.filter((e) => e.type === 'subagent_end');
@@ -123,11 +119,7 @@ describe('a job a worker refuses goes to the other live workers', () => {
           config: { providers: { other: ELSEWHERE }, provider: 'other' },
         }),
       ]);
-      const run = await cadreIn(
-        fleetProject(server, repository),
-        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
-        { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
-      );
+      const run = await runRoot(fleetProject(server, repository), TIMEOUT);
       expect(run.code, run.stderr).toBe(0);
       expect(jsonLines(run.stdout).find((e) => e.type === 'subagent_end')).toMatchObject({
         status: 'failed',

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cadreIn, jsonLines, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import { queueConfig, redisForFile, runRoot, SECRET, sharedRepository, startWorker } from './harness.js';
 
 const TIMEOUT = 150_000;
 const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a writer.\n';
@@ -39,11 +39,7 @@ describe('a remote writer that fails after committing', () => {
         files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
         config: { subagent_dispatch_strategy: 'optional', ...queueConfig(redisFile.server.url, repository) },
       });
-      const run = await cadreIn(
-        project,
-        ['-p', 'go', '--yes', '--trust-project', '--output-format', 'stream-json'],
-        { timeoutMs: TIMEOUT, env: { CADRE_WORKER_SECRET: SECRET } },
-      );
+      const run = await runRoot(project, TIMEOUT);
       expect(run.code, run.stderr).toBe(0);
       const events = jsonLines(run.stdout);
       expect(events.find((e) => e.type === 'subagent_end')).toMatchObject({

@@ -123,6 +123,17 @@ export function stateOf(task: LiveTask): ItemState {
   return task.skipped ? 'skipped' : task.state;
 }
 
+/** A fleet item (SPEC 10) as it is launched: its fleet, its normalized claim, and the gate of its dependencies. */
+export interface FleetItemLaunch {
+  id: string;
+  item: string;
+  background: boolean;
+  claim?: string[];
+  gate: () => Promise<string | undefined>;
+  /** The item ids it waits for (shown by views as the fleet's graph). */
+  dependsOn?: string[];
+}
+
 /** What running a fleet needs of the subagent manager. */
 export interface FleetHost {
   projectRoot: string;
@@ -133,14 +144,7 @@ export interface FleetHost {
   launch(
     input: TaskInput,
     signal: AbortSignal,
-    item: {
-      id: string;
-      item: string;
-      background: boolean;
-      claim?: string[];
-      gate: () => Promise<string | undefined>;
-      dependsOn?: string[];
-    },
+    item: FleetItemLaunch,
   ): Promise<{ task: LiveTask } | { error: string }>;
   /** Stops a task that has not started, saying why. */
   cancel(task: LiveTask, reason: string): void;

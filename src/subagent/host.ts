@@ -12,6 +12,7 @@ import type { ModelParams, ModelRoute } from '../provider/route.js';
 import type { ShellSandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { FleetItemLaunch } from './fleet-run.js';
 import type { SchedulerLimits } from './scheduler.js';
 import type { WriterSandbox } from './writer-sandbox.js';
 
@@ -59,16 +60,8 @@ export interface DispatchOptions {
   readOnlyRunner?: boolean;
   /** Level 5 of SPEC 7.6 given by the user (`subagent run --model`): used where nothing above it chose. */
   defaultModel?: string;
-  /** A fleet item (SPEC 10): its fleet, its normalized claim, and the gate of its dependencies. */
-  fleetItem?: {
-    id: string;
-    item: string;
-    background: boolean;
-    claim?: string[];
-    gate: () => Promise<string | undefined>;
-    /** The item ids it waits for (shown by views as the fleet's graph). */
-    dependsOn?: string[];
-  };
+  /** A fleet item (SPEC 10), launched by the fleet runner. */
+  fleetItem?: FleetItemLaunch;
 }
 
 /** Coordinated batches run at most this many tasks at once (SPEC 8). */

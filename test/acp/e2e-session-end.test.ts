@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/session/store.js';
-import { servedProject } from '../e2e/harness.js';
+import { reviewedWriteProject, servedProject } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
 import { messageText, spawnAcp } from './harness.js';
 
@@ -78,18 +78,7 @@ describe('how an ACP session ends', () => {
   it(
     '/quit ends the session with the session review as an agent message (session_review on)',
     async () => {
-      const server = await scriptedServer(
-        script()
-          .rule({ system: 'You review the changes' })
-          .text('1. new.txt:1 (low) the greeting is untested')
-          .rule()
-          .turn((t) => t.tool('write', { path: 'new.txt', content: 'hello\n' }))
-          .text('wrote it'),
-      );
-      const project = servedProject(server, {
-        git: true,
-        config: { permission: { allow: ['write'] }, session_review: true },
-      });
+      const project = await reviewedWriteProject();
       const acp = spawnAcp(project, ['--trust-project']);
       const sessionId = await acp.open();
       const prompt = (text: string) =>

@@ -17,8 +17,13 @@ function project(server: Awaited<ReturnType<typeof scriptedServer>>) {
   });
 }
 
-function ends(stdout: string) {
-  return jsonLines(stdout)
+/** Runs `cadre -p go --yes`, which must exit 0, and gives each subagent's end state. */
+async function endsOfGo(p: ReturnType<typeof project>) {
+  const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
+    timeoutMs: TIMEOUT,
+  });
+  expect(run.code).toBe(0);
+  return jsonLines(run.stdout)
     .filter((e) => e.type === 'subagent_end')
     .map((e) => ({ status: e.status, error: e.error }));
 }
@@ -47,11 +52,7 @@ describe('serialized writers and the dirty-parent check (SPEC 9)', () => {
           .text('fleet done'),
       );
       const p = project(server);
-      const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-      });
-      expect(run.code).toBe(0);
-      expect(ends(run.stdout)).toEqual([
+      expect(await endsOfGo(p)).toEqual([
         { status: 'completed', error: undefined },
         { status: 'completed', error: undefined },
         { status: 'completed', error: undefined },
@@ -80,11 +81,7 @@ describe('serialized writers and the dirty-parent check (SPEC 9)', () => {
           .text('done'),
       );
       const p = project(server);
-      const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-      });
-      expect(run.code).toBe(0);
-      expect(ends(run.stdout)).toEqual([
+      expect(await endsOfGo(p)).toEqual([
         { status: 'completed', error: undefined },
         { status: 'failed', error: DIRTY },
       ]);
@@ -110,11 +107,7 @@ describe('serialized writers and the dirty-parent check (SPEC 9)', () => {
       );
       const p = project(server);
       writeFileSync(join(p.dir, 'b.txt'), 'the user is editing this\n');
-      const run = await cadreIn(p, ['-p', 'go', '--yes', '--output-format', 'stream-json'], {
-        timeoutMs: TIMEOUT,
-      });
-      expect(run.code).toBe(0);
-      expect(ends(run.stdout).map((e) => e.error)).toEqual([DIRTY, DIRTY]);
+      expect((await endsOfGo(p)).map((e) => e.error)).toEqual([DIRTY, DIRTY]);
     },
     TIMEOUT,
   );

@@ -12,6 +12,7 @@ import {
   runCadre,
   type TestProject,
 } from '../support/cli.js';
+import { script, scriptedServer } from '../support/llm-server.js';
 
 /** `openai`: chat completions (`openai-compatible`); `responses`: the Responses API (`type: openai`). */
 export type Wire = 'openai' | 'responses' | 'anthropic';
@@ -30,6 +31,25 @@ export interface ServedProjectOptions extends Omit<MakeProjectOptions, 'config'>
   wire?: Wire;
   /** Extra project config keys, merged over the provider setup. */
   config?: Record<string, unknown>;
+}
+
+/**
+ * A project with `session_review` on whose model writes `new.txt` in its one turn and whose reviewer
+ * answers one finding: what every client shows at the end of a session.
+ */
+export async function reviewedWriteProject(): Promise<TestProject> {
+  const server = await scriptedServer(
+    script()
+      .rule({ system: 'You review the changes' })
+      .text('1. new.txt:1 (low) the greeting is untested')
+      .rule()
+      .turn((t) => t.tool('write', { path: 'new.txt', content: 'hello\n' }))
+      .text('wrote it'),
+  );
+  return servedProject(server, {
+    git: true,
+    config: { permission: { allow: ['write'] }, session_review: true },
+  });
 }
 
 /** A temporary project whose config sends the main loop to `server`; removed when the test ends. */

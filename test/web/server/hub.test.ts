@@ -2,23 +2,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { openWorkspace } from '../../../src/config/workspace.js';
 import { openSessionStore } from '../../../src/session/store.js';
 import { SessionHub } from '../../../src/web/server/hub.js';
-import { servedProject } from '../../e2e/harness.js';
-import { script, scriptedServer } from '../../support/llm-server.js';
+import { reviewedWriteProject } from '../../e2e/harness.js';
 
 describe('the web server’s sessions', () => {
   it('/quit ends a session: its transcript shows the session review (session_review on), then it is closed', async () => {
-    const server = await scriptedServer(
-      script()
-        .rule({ system: 'You review the changes' })
-        .text('1. new.txt:1 (low) the greeting is untested')
-        .rule()
-        .turn((t) => t.tool('write', { path: 'new.txt', content: 'hello\n' }))
-        .text('wrote it'),
-    );
-    const project = servedProject(server, {
-      git: true,
-      config: { permission: { allow: ['write'] }, session_review: true },
-    });
+    const project = await reviewedWriteProject();
     const env = { ...process.env, CADRE_CONFIG_DIR: project.configDir };
     const store = openSessionStore(project.configDir);
     const hub = new SessionHub({

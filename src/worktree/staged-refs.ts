@@ -59,7 +59,13 @@ export const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** Where the writer's copy has its own branch now: a commit, or what it did to the branch instead. */
 export function stagedTip(staged: StagedRefs): { commit: string } | { attempt: string } {
-  const own = looseRefs(staged.heads.copy).get(staged.branch);
+  // One file, not the whole copy: this runs after every command of every writer.
+  let own: string | undefined;
+  try {
+    own = readFileSync(join(staged.heads.copy, staged.branch), 'utf8').trim();
+  } catch {
+    own = undefined;
+  }
   if (own !== undefined && OBJECT_ID.test(own)) return { commit: own };
   return { attempt: `refs/heads/${staged.branch} was ${own === undefined ? 'deleted' : `set to "${own}"`}` };
 }

@@ -1,3 +1,4 @@
+/// <reference path="../profile/text.d.ts" />
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';

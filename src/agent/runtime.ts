@@ -773,20 +773,27 @@ export class AgentRuntime {
   /**
    * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
    * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
-   * waits for it (issue 17).
+   * waits for it (issue 17). The first bash call's warm sandbox server starts then too, unless the answer
+   * is already back: a run that ends on that answer (`cadre -p hi`) starts no sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
     if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
     return (request) => {
-      if (!this.parserWarmed) {
-        this.parserWarmed = true;
-        setTimeout(() => {
-          void warmShellParser();
-          // The first bash call then finds its warm sandbox server started.
-          prewarmShell(this.sandbox);
-        }, PARSER_WARM_DELAY_MS).unref();
-      }
-      return callModel(request);
+      if (this.parserWarmed) return callModel(request);
+      this.parserWarmed = true;
+      let answered = false;
+      setTimeout(() => {
+        void warmShellParser();
+        if (!answered) prewarmShell(this.sandbox);
+      }, PARSER_WARM_DELAY_MS).unref();
+      const stream = callModel(request);
+      return (async function* () {
+        try {
+          yield* stream;
+        } finally {
+          answered = true;
+        }
+      })();
     };
   }
 

@@ -4,7 +4,7 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
-import type { CadrePermissionGate } from '../permission/gate.js';
+import { type CadrePermissionGate, loadBashAnalysis } from '../permission/gate.js';
 import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
@@ -770,16 +770,25 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
-   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
-   * waits for it (issue 17).
+   * The bash parser's WASM and what other tools load on first use are loaded while the first model call
+   * is in flight, a little after it is sent so the request leaves first; an answer faster than that (a
+   * reply without tools) never waits for them (issue 17).
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
-    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    const bash = this.tools.some((t) => t.name === 'bash');
+    const warms = this.tools.filter((t) => t.warm !== undefined);
+    if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
     return (request) => {
       if (!this.parserWarmed) {
         this.parserWarmed = true;
-        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
+        setTimeout(() => {
+          if (bash) {
+            loadBashAnalysis().catch(() => undefined);
+            void warmShellParser();
+          }
+          // Failures are left to the tool's first call to report.
+          for (const tool of warms) tool.warm?.().catch(() => undefined);
+        }, PARSER_WARM_DELAY_MS).unref();
       }
       return callModel(request);
     };

@@ -30,7 +30,7 @@ import {
   type ModelRoute,
   resolveModelReference,
 } from '../provider/route.js';
-import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
+import { closeSandbox, openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { recordingToolCalls } from '../session/tool-call-recorder.js';
@@ -52,6 +52,7 @@ import { createPlanExitTool } from '../tool/plan-exit.js';
 import type { PlanMode } from '../tool/plan-mode.js';
 import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
+import { prewarmShell } from '../tool/shell-process.js';
 import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
 import type { ApprovalRecord } from './approval-asker.js';
 import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
@@ -785,6 +786,8 @@ export class AgentRuntime {
           if (bash) {
             loadBashAnalysis().catch(() => undefined);
             void warmShellParser();
+            // The first bash call then finds its warm sandbox server started.
+            prewarmShell(this.sandbox);
           }
           // Failures are left to the tool's first call to report.
           for (const tool of warms) tool.warm?.().catch(() => undefined);
@@ -974,6 +977,7 @@ export class AgentRuntime {
       await this.subagents.settled();
       this.lifetime.abort(new Error('session closed'));
       this.context.jobs.killAll();
+      if (!this.options.sandbox) closeSandbox(this.sandbox);
       await this.mcp?.close();
       await this.roles.dispose();
     })();

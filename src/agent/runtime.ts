@@ -4,7 +4,7 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
-import type { CadrePermissionGate } from '../permission/gate.js';
+import { type CadrePermissionGate, loadBashAnalysis } from '../permission/gate.js';
 import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
@@ -771,20 +771,28 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
-   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
-   * waits for it (issue 17). The first bash call's warm sandbox server starts then too, unless the answer
-   * is already back: a run that ends on that answer (`cadre -p hi`) starts no sandbox.
+   * The bash parser's WASM and what other tools load on first use are loaded while the first model call
+   * is in flight, a little after it is sent so the request leaves first; an answer faster than that (a
+   * reply without tools) never waits for them (issue 17). The first bash call's warm sandbox server starts
+   * then too, unless the answer is already back: a run that ends on that answer (`cadre -p hi`) starts no
+   * sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
-    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    const bash = this.tools.some((t) => t.name === 'bash');
+    const warms = this.tools.filter((t) => t.warm !== undefined);
+    if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
     return (request) => {
       if (this.parserWarmed) return callModel(request);
       this.parserWarmed = true;
       let answered = false;
       setTimeout(() => {
-        void warmShellParser();
-        if (!answered) prewarmShell(this.sandbox);
+        if (bash) {
+          loadBashAnalysis().catch(() => undefined);
+          void warmShellParser();
+          if (!answered) prewarmShell(this.sandbox);
+        }
+        // Failures are left to the tool's first call to report.
+        for (const tool of warms) tool.warm?.().catch(() => undefined);
       }, PARSER_WARM_DELAY_MS).unref();
       const stream = callModel(request);
       return (async function* () {

@@ -773,27 +773,35 @@ export class AgentRuntime {
   /**
    * The bash parser's WASM and what other tools load on first use are loaded while the first model call
    * is in flight, a little after it is sent so the request leaves first; an answer faster than that (a
-   * reply without tools) never waits for them (issue 17).
+   * reply without tools) never waits for them (issue 17). The first bash call's warm sandbox server starts
+   * then too, unless the answer is already back: a run that ends on that answer (`cadre -p hi`) starts no
+   * sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
     const bash = this.tools.some((t) => t.name === 'bash');
     const warms = this.tools.filter((t) => t.warm !== undefined);
     if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
     return (request) => {
-      if (!this.parserWarmed) {
-        this.parserWarmed = true;
-        setTimeout(() => {
-          if (bash) {
-            loadBashAnalysis().catch(() => undefined);
-            void warmShellParser();
-            // The first bash call then finds its warm sandbox server started.
-            prewarmShell(this.sandbox);
-          }
-          // Failures are left to the tool's first call to report.
-          for (const tool of warms) tool.warm?.().catch(() => undefined);
-        }, PARSER_WARM_DELAY_MS).unref();
-      }
-      return callModel(request);
+      if (this.parserWarmed) return callModel(request);
+      this.parserWarmed = true;
+      let answered = false;
+      setTimeout(() => {
+        if (bash) {
+          loadBashAnalysis().catch(() => undefined);
+          void warmShellParser();
+          if (!answered) prewarmShell(this.sandbox);
+        }
+        // Failures are left to the tool's first call to report.
+        for (const tool of warms) tool.warm?.().catch(() => undefined);
+      }, PARSER_WARM_DELAY_MS).unref();
+      const stream = callModel(request);
+      return (async function* () {
+        try {
+          yield* stream;
+        } finally {
+          answered = true;
+        }
+      })();
     };
   }
 

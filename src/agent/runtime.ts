@@ -65,6 +65,7 @@ import {
 import type { CriticVerdict } from './critic.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
+import { warmWhileWaiting } from './idle-warmup.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -136,7 +137,7 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
-/** After the first model request starts: long enough for it to be written, far less than a model's answer. */
+/** A model call unanswered this long leaves the process idle: long enough for the request to be written. */
 const PARSER_WARM_DELAY_MS = 100;
 /** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
 const MCP_STARTUP_GRACE_MS = 5000;
@@ -770,19 +771,19 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
-   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
-   * waits for it (issue 17).
+   * The bash parser's WASM is loaded and compiled while a model call keeps the process waiting (issue 17);
+   * with a model that answers at once it is loaded by the first bash call instead.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
     if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
-    return (request) => {
-      if (!this.parserWarmed) {
+    return warmWhileWaiting(
+      callModel,
+      () => {
         this.parserWarmed = true;
-        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
-      }
-      return callModel(request);
-    };
+        void warmShellParser();
+      },
+      PARSER_WARM_DELAY_MS,
+    );
   }
 
   private runLoop(
@@ -834,9 +835,11 @@ export class AgentRuntime {
       costOf: (usage) => costOf(route.model, usage),
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
-        store.appendMessages(this.currentSession.id, added, turnBase + turn);
+        store.commitTurn(this.currentSession.id, turnBase + turn, added, {
+          ...usage,
+          costUsd: cost ?? undefined,
+        });
         this.messages = [...this.messages, ...added];
-        store.recordUsage(this.currentSession.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
         this.usage = addUsage(this.usage, usage);
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;
       },

@@ -775,7 +775,8 @@ export class AgentRuntime {
    * The bash parser's WASM, the warm sandbox server and what other tools load on first use are loaded
    * while a model call keeps the process waiting (issue 17): a call unanswered for a little while, so the
    * request leaves first and a model that answers at once never shares the main thread with them; the
-   * tools' first calls load what was not warmed.
+   * tools' first calls load what was not warmed, and a run that ends on a quick answer (`cadre -p hi`)
+   * starts no sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
     const bash = this.tools.some((t) => t.name === 'bash');

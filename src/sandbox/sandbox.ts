@@ -29,7 +29,13 @@ import {
   type SandboxSettings,
   type WriteGrant,
 } from './policy.js';
-import { bwrapProbe, bwrapProbeAhead, type ProbeResult, sandboxExecProbe } from './probe.js';
+import {
+  bwrapProbe,
+  bwrapProbeAhead,
+  forgetBwrapProbe,
+  type ProbeResult,
+  sandboxExecProbe,
+} from './probe.js';
 import { seatbeltSpawn } from './seatbelt.js';
 import { type ServerSpec, WarmPool } from './warm-pool.js';
 
@@ -124,7 +130,8 @@ export function openSandbox(
     unconfinedReason: reason,
     settings,
     policy: buildSandboxPolicy(settings, root, { gitStores: projectGitStores(root) }),
-    pool: backend === 'bwrap' ? new WarmPool() : undefined,
+    // A server bwrap refuses means the probe's success no longer holds: the next start probes again.
+    pool: backend === 'bwrap' ? new WarmPool({ onStartFailure: forgetBwrapProbe }) : undefined,
   };
   const warning = reason
     ? `commands run without an OS sandbox (${reason}); the permission analyser alone decides what runs`

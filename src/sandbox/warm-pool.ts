@@ -100,6 +100,16 @@ function keyOf(spec: ServerSpec): string {
   return JSON.stringify([spec.bwrapArgs, env, spec.root]);
 }
 
+export interface WarmPoolOptions {
+  now?: () => number;
+  /** Idle servers kept; more are stopped, oldest first. */
+  maxIdle?: number;
+  /** An idle server is stopped after this long. */
+  idleMs?: number;
+  /** A server died before it was ready (bwrap refused): the call runs per call instead. */
+  onStartFailure?: (error: string) => void;
+}
+
 interface Idle {
   key: string;
   server: WarmServer;
@@ -118,11 +128,17 @@ export class WarmPool {
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly maxIdle = MAX_IDLE,
-    private readonly idleMs = IDLE_MS,
-  ) {}
+  private readonly now: () => number;
+  private readonly maxIdle: number;
+  private readonly idleMs: number;
+  private readonly onStartFailure: (error: string) => void;
+
+  constructor(options: WarmPoolOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.maxIdle = options.maxIdle ?? MAX_IDLE;
+    this.idleMs = options.idleMs ?? IDLE_MS;
+    this.onStartFailure = options.onStartFailure ?? (() => {});
+  }
 
   /** Runs `command` in `cwd` on a server for `spec`; `fallback` spawns it per call if no server starts. */
   run(spec: ServerSpec, command: string, cwd: string, fallback: () => ChildProcess): WarmCall {
@@ -139,6 +155,7 @@ export class WarmPool {
       stderr: (chunk) => call.stderr.write(chunk),
       end: (ending) => {
         if (ending.kind === 'unstarted') {
+          this.onStartFailure(server.startError ?? 'the server did not start');
           call.adopt(fallback());
           return;
         }

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { findOnPath } from '../../src/sandbox/probe-cache.js';
 import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
 import { script, scriptedServer } from '../support/llm-server.js';
 import { cadreIn, servedProject, startCadre, toolResults } from './harness.js';
@@ -96,5 +97,49 @@ describe.runIf(bwrapTestsRun)('the bash tool runs in the OS sandbox', () => {
     live.child.kill('SIGKILL');
     await live.exited;
     await vi.waitFor(() => expect([...pgrep(project.dir), ...pgrep(`sleep 7${marker}`)]).toEqual([]));
+  });
+
+  it('a start spawns no bwrap probe once one succeeded for this bwrap; the warm server still runs the calls', async () => {
+    const real = findOnPath('bwrap', process.env.PATH);
+    if (!real) throw new Error('no bwrap on PATH');
+    const server = await scriptedServer(
+      script()
+        .rule({ first_user: 'hi' })
+        .text('hi')
+        .rule({ first_user: 'work' })
+        .turn((t) => t.tool('bash', { command: 'echo boxed > boxed.txt && cat boxed.txt' }))
+        .text('Done.'),
+    );
+    const project = servedProject(server);
+    // Outside the project, removed with it.
+    const bin = join(project.configDir, 'wrapped-bin');
+    const log = join(project.configDir, 'bwrap-runs.log');
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, 'bwrap'),
+      `#!/bin/sh\ncase "$*" in *--norc*) echo server ;; *) echo probe ;; esac >> ${log}\nexec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${process.env.PATH}`, XDG_CACHE_HOME: join(project.configDir, 'cache') };
+    // A slow answer may start the warm server meanwhile; the probe runs once only.
+    const runs = (kind: string) =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((line) => line === kind).length
+        : 0;
+    expect((await cadreIn(project, ['-p', 'hi'], { env })).code).toBe(0);
+    expect(runs('probe')).toBe(1);
+    expect((await cadreIn(project, ['-p', 'hi'], { env })).code).toBe(0);
+    expect(runs('probe')).toBe(1);
+    const operator = join(project.configDir, 'allow-bash.json');
+    writeFileSync(operator, JSON.stringify({ allow: ['bash'] }));
+    expect((await cadreIn(project, ['-p', 'work', '--yes', '--permissions', operator], { env })).code).toBe(
+      0,
+    );
+    expect(toolResults(server.requests[3]).at(-1)?.text).toBe('boxed\n[exit code 0]');
+    expect(readFileSync(project.path('boxed.txt'), 'utf8')).toBe('boxed\n');
+    expect(runs('probe')).toBe(1);
+    expect(runs('server')).toBeGreaterThanOrEqual(1);
   });
 });

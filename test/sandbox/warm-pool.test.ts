@@ -207,8 +207,9 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
 describe.runIf(bwrapTestsRun)('WarmPool', () => {
   beforeAll(requireBwrap);
 
-  it('hands the call to the per-call spawn when the server cannot start', async () => {
-    const pool = new WarmPool();
+  it('hands the call to the per-call spawn when the server cannot start, and says so', async () => {
+    const failures: string[] = [];
+    const pool = new WarmPool({ onStartFailure: (error) => failures.push(error) });
     try {
       const call = pool.run(
         { bwrapArgs: ['--no-such-option'], env: { PATH: process.env.PATH }, root: '/' },
@@ -222,6 +223,7 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
       });
       const code = await new Promise((resolve) => call.once('close', resolve));
       expect({ output, code }).toEqual({ output: 'fallback\n', code: 0 });
+      expect(failures).toEqual([expect.stringContaining('--no-such-option')]);
       expect(pool.size).toBe(0);
     } finally {
       pool.close();
@@ -229,7 +231,7 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
   });
 
   it('keeps at most a few idle servers, stopping the oldest', async () => {
-    const pool = new WarmPool(Date.now, 2);
+    const pool = new WarmPool({ maxIdle: 2 });
     try {
       const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
       for (const name of ['A', 'B', 'C'])

@@ -67,6 +67,14 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     }
   });
 
+  it('passes the command byte for byte: quotes, backslashes, UTF-8, blank lines and a 60 KB here-document', async () => {
+    const { ctx } = sandboxed();
+    const text = `  lead\\back 'q' "dq" é中 $HOME\n\n\ttab\n`;
+    const command = `cat <<'EOF'\n${text}EOF\nprintf '%s' "${'x'.repeat(60_000)}" | wc -c`;
+    expect(await bash(ctx, command)).toBe(`${text}60000\n[exit code 0]`);
+    expect(await bash(ctx, 'printf "%s|" "$0" "$#"')).toBe('bash|0|\n[exit code 0]');
+  });
+
   it('keeps parallel calls apart: each gets its own server and only its own output', async () => {
     const { sandbox, ctx } = sandboxed();
     const lines = (id: number) =>

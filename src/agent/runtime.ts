@@ -963,6 +963,7 @@ export class AgentRuntime {
     this.closing ??= (async () => {
       this.subagents.cancelAll('the session was closed');
       await this.subagents.settled();
+      await this.subagents.closeBackend();
       this.lifetime.abort(new Error('session closed'));
       this.context.jobs.killAll();
       await this.mcp?.close();

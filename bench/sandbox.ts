@@ -1,13 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSandboxPolicy, type SandboxSettings } from '../src/sandbox/policy.js';
 import { runBwrapProbe } from '../src/sandbox/probe.js';
-import { type ShellSandbox, shellSpawn } from '../src/sandbox/sandbox.js';
+import type { ShellSandbox } from '../src/sandbox/sandbox.js';
+import { WarmPool } from '../src/sandbox/warm-pool.js';
+import { type ShellChild, startShell } from '../src/tool/shell-process.js';
 import type { Figure } from './report.js';
 
 const RUNS = 40;
+const WARMUP = 3;
 
 export interface SandboxCost {
   /** Undefined where bwrap does not work: nothing to measure. */
@@ -23,24 +25,30 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function timeSpawn(spec: { file: string; args: string[]; env: NodeJS.ProcessEnv }, cwd: string): number {
+/** One `true` through the bash tool's own start (warm server or spawn), until its output is closed. */
+async function timeCall(root: string, sandbox?: ShellSandbox): Promise<number> {
   const start = performance.now();
-  const run = spawnSync(spec.file, spec.args, { cwd, env: spec.env, stdio: 'ignore' });
+  const child: ShellChild = startShell('true', root, sandbox);
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const elapsed = performance.now() - start;
-  if (run.status !== 0) throw new Error(`bench: ${spec.file} ${spec.args.slice(-3).join(' ')} failed`);
+  if (code !== 0) throw new Error(`bench: bash -c true exited ${code}`);
   return elapsed;
 }
 
 /**
- * Issue 15: what the sandbox costs one `bash` call: `bash -c true` spawned as the bash tool spawns it
- * (policy, host preparation, scrubbed env, bwrap), against plain `bash -c true`; the default policy, and
- * with the optional network and PID-namespace flags flipped. Runs interleaved so drift hits all alike.
+ * Issue 15: what the sandbox costs one `bash` call, measured on the bash tool's real path (policy, host
+ * preparation, scrubbed env, the session's warm server or a per-call bwrap) against plain `bash -c true`
+ * spawned from Node; the default policy, the optional network and PID-namespace flags flipped, and a
+ * fresh bwrap per call (the path grants and background jobs take). Runs interleaved so drift hits all alike.
  */
 export async function benchSandbox(): Promise<SandboxCost> {
   const probe = runBwrapProbe();
   if (!probe.ok) return { unavailable: probe.error, runs: 0, plainMs: 0, extraMs: [] };
   const root = mkdtempSync(join(tmpdir(), 'cadre-bench-sandbox-'));
   const home = mkdtempSync(join(tmpdir(), 'cadre-bench-home-'));
+  const pools: WarmPool[] = [];
   try {
     const settings: SandboxSettings = {
       home,
@@ -52,35 +60,38 @@ export async function benchSandbox(): Promise<SandboxCost> {
       envAllow: [],
       keyEnvNames: [],
     };
-    const variants: { name: string; settings: SandboxSettings }[] = [
-      { name: 'default policy (network on, PID namespace)', settings },
-      { name: 'network off (--unshare-net)', settings: { ...settings, network: false } },
-      { name: 'no PID namespace', settings: { ...settings, pidNamespace: false } },
+    const box = (s: SandboxSettings, warm: boolean): ShellSandbox => {
+      const pool = warm ? new WarmPool() : undefined;
+      if (pool) pools.push(pool);
+      return { backend: 'bwrap', settings: s, policy: buildSandboxPolicy(s, root), pool };
+    };
+    const variants: { name: string; sandbox: ShellSandbox }[] = [
+      { name: 'default policy (network on, PID namespace)', sandbox: box(settings, true) },
+      { name: 'network off (--unshare-net)', sandbox: box({ ...settings, network: false }, true) },
+      {
+        name: 'no PID namespace (a fresh bwrap per call)',
+        sandbox: box({ ...settings, pidNamespace: false }, true),
+      },
+      { name: 'fresh bwrap per call (grants, background jobs)', sandbox: box(settings, false) },
     ];
-    const sandboxes: ShellSandbox[] = variants.map((v) => ({
-      backend: 'bwrap',
-      settings: v.settings,
-      policy: buildSandboxPolicy(v.settings, root),
-    }));
     const plain: number[] = [];
     const boxed: number[][] = variants.map(() => []);
-    for (let i = 0; i < RUNS + 3; i++) {
-      const warm = i < 3;
-      const p = timeSpawn(shellSpawn(undefined, 'true', root), root);
-      if (!warm) plain.push(p);
-      sandboxes.forEach((sandbox, j) => {
-        const t = timeSpawn(shellSpawn(sandbox, 'true', root), root);
-        if (!warm) boxed[j].push(t);
-      });
+    for (let i = 0; i < RUNS + WARMUP; i++) {
+      const p = await timeCall(root);
+      if (i >= WARMUP) plain.push(p);
+      for (const [j, variant] of variants.entries()) {
+        const t = await timeCall(root, variant.sandbox);
+        if (i >= WARMUP) boxed[j].push(t);
+      }
     }
-    const plainMs = median(plain);
     return {
       runs: RUNS,
-      plainMs,
+      plainMs: median(plain),
       // Each sandboxed run against the plain run of the same round: drift in the machine's load cancels.
       extraMs: variants.map((v, j) => ({ name: v.name, ms: median(boxed[j].map((t, i) => t - plain[i])) })),
     };
   } finally {
+    for (const pool of pools) pool.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
@@ -101,7 +112,7 @@ export function sandboxFigures(cost: SandboxCost): Figure[] {
   return [
     {
       key: 'sandbox.plain_bash_ms',
-      name: `plain bash -c true, spawn to exit (${cost.runs} runs)`,
+      name: `plain bash -c true spawned from Node, to exit (${cost.runs} runs)`,
       value: cost.plainMs,
       unit: 'ms',
     },

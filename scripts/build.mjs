@@ -51,6 +51,26 @@ const sdkHeadersWithoutUndici = {
     });
   },
 };
+/**
+ * The AI SDK converts zod 3 schemas to JSON schema with code that takes only the `ZodFirstPartyTypeKind`
+ * names from `zod/v3`, yet importing it loads all of zod 3 (70 KB on every cold start, issue 17). cadre's
+ * schemas are zod 4, so that code never runs; the names are still the real ones, read from zod at build
+ * time. Any other name the SDK starts to import fails the build, so a changed SDK is noticed.
+ */
+const zod3KindsOnly = {
+  name: 'zod3-kinds-only',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v3$/ }, (args) =>
+      /[\\/]@ai-sdk[\\/]provider-utils[\\/]/.test(args.importer)
+        ? { path: 'zod-v3-kinds', namespace: 'zod3-kinds-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod3-kinds-only' }, async () => {
+      const { ZodFirstPartyTypeKind } = await import('zod/v3');
+      return { contents: `export const ZodFirstPartyTypeKind = ${JSON.stringify(ZodFirstPartyTypeKind)};` };
+    });
+  },
+};
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
@@ -79,7 +99,7 @@ const cli = build({
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly, sdkHeadersWithoutUndici],
+  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici],
   logLevel: 'warning',
 });
 

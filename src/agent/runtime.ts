@@ -4,7 +4,7 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
-import type { CadrePermissionGate } from '../permission/gate.js';
+import { type CadrePermissionGate, loadBashAnalysis } from '../permission/gate.js';
 import { warmShellParser } from '../permission/shell-parser.js';
 import type { PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
@@ -30,7 +30,7 @@ import {
   type ModelRoute,
   resolveModelReference,
 } from '../provider/route.js';
-import { openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
+import { closeSandbox, openSandbox, type ShellSandbox } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
 import type { SessionRecord, SessionStore } from '../session/store.js';
 import { recordingToolCalls } from '../session/tool-call-recorder.js';
@@ -52,6 +52,7 @@ import { createPlanExitTool } from '../tool/plan-exit.js';
 import type { PlanMode } from '../tool/plan-mode.js';
 import { createQuestionTool } from '../tool/question.js';
 import { builtinTools } from '../tool/registry.js';
+import { prewarmShell } from '../tool/shell-process.js';
 import type { AnyTool, TodoItem, ToolContext } from '../tool/tool.js';
 import type { ApprovalRecord } from './approval-asker.js';
 import { attachmentCalls, mentionedFiles, withAttachments } from './attachments.js';
@@ -770,18 +771,37 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM is loaded and compiled while the first model call is in flight, a little after
-   * it is sent so the request leaves first; an answer faster than that (a reply without tools) never
-   * waits for it (issue 17).
+   * The bash parser's WASM and what other tools load on first use are loaded while the first model call
+   * is in flight, a little after it is sent so the request leaves first; an answer faster than that (a
+   * reply without tools) never waits for them (issue 17). The first bash call's warm sandbox server starts
+   * then too, unless the answer is already back: a run that ends on that answer (`cadre -p hi`) starts no
+   * sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
-    if (this.parserWarmed || !this.tools.some((t) => t.name === 'bash')) return callModel;
+    const bash = this.tools.some((t) => t.name === 'bash');
+    const warms = this.tools.filter((t) => t.warm !== undefined);
+    if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
     return (request) => {
-      if (!this.parserWarmed) {
-        this.parserWarmed = true;
-        setTimeout(() => void warmShellParser(), PARSER_WARM_DELAY_MS).unref();
-      }
-      return callModel(request);
+      if (this.parserWarmed) return callModel(request);
+      this.parserWarmed = true;
+      let answered = false;
+      setTimeout(() => {
+        if (bash) {
+          loadBashAnalysis().catch(() => undefined);
+          void warmShellParser();
+          if (!answered) prewarmShell(this.sandbox);
+        }
+        // Failures are left to the tool's first call to report.
+        for (const tool of warms) tool.warm?.().catch(() => undefined);
+      }, PARSER_WARM_DELAY_MS).unref();
+      const stream = callModel(request);
+      return (async function* () {
+        try {
+          yield* stream;
+        } finally {
+          answered = true;
+        }
+      })();
     };
   }
 
@@ -966,6 +986,7 @@ export class AgentRuntime {
       await this.subagents.closeBackend();
       this.lifetime.abort(new Error('session closed'));
       this.context.jobs.killAll();
+      if (!this.options.sandbox) closeSandbox(this.sandbox);
       await this.mcp?.close();
       await this.roles.dispose();
     })();

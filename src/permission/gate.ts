@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
-import { analyzeBash, type BashAnalysis } from './bash-analysis.js';
+import type { BashAnalysis } from './bash-analysis.js';
 import {
   type AnalysedCall,
   decidePermission,
@@ -20,6 +20,17 @@ import { parseOperatorProfile } from './operator.js';
 import { absolutePath, isInside, realPath } from './paths.js';
 import { parseRule, parseRuleBlock, parseRules, type Rule } from './rules.js';
 import type { PermissionCall, PermissionDecision, PermissionGate } from './types.js';
+
+let bashAnalysis: Promise<typeof import('./bash-analysis.js')> | undefined;
+
+/**
+ * The bash analyser and its command tables (about 90 KB) load with the first bash call, or while a
+ * session's first model call is in flight, not with cadre (issue 17).
+ */
+export function loadBashAnalysis(): Promise<typeof import('./bash-analysis.js')> {
+  bashAnalysis ??= import('./bash-analysis.js');
+  return bashAnalysis;
+}
 
 /** A prompt's or profile's tool policy, turned into terminal denies (SPEC 6.4 step 2). */
 export interface ToolPolicy {
@@ -175,6 +186,7 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
 
   const analyze = async (call: PermissionCall): Promise<AnalysedCall> => {
     if (call.subject.kind === 'bash') {
+      const { analyzeBash } = await loadBashAnalysis();
       const bash: BashAnalysis = await analyzeBash(call.subject.command, root, home);
       return { call, bash };
     }

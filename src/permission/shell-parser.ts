@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Node } from '@vscode/tree-sitter-wasm';
 
 /** Parses bash source and hands the syntax tree to `walk`; the tree lives only during the call. */
@@ -32,10 +31,10 @@ export async function warmShellParser(): Promise<void> {
 async function load(): Promise<WithShellTree> {
   const require = createRequire(import.meta.url);
   const wasmDir = join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
-  // Imported by file URL so esbuild leaves it out of the bundle: the runtime is a UMD script that finds
-  // itself through `__filename`, which a bundled ESM chunk does not have.
-  const runtimeUrl = pathToFileURL(join(wasmDir, 'tree-sitter.js')).href;
-  const { default: treeSitter } = (await import(runtimeUrl)) as { default: TreeSitter };
+  // Required by path so esbuild leaves it out of the bundle: the runtime is a UMD script that finds itself
+  // through `__filename`, which a bundled ESM chunk does not have. `require`, not `import()`: the ESM
+  // loader would first scan its 170 kB for named exports, 45 ms of CPU on the first bash call (issue 17).
+  const treeSitter = require(join(wasmDir, 'tree-sitter.js')) as TreeSitter;
   await treeSitter.Parser.init({ locateFile: (file) => join(wasmDir, file) });
   const bash = await treeSitter.Language.load(await readFile(join(wasmDir, 'tree-sitter-bash.wasm')));
   const parser = new treeSitter.Parser();

@@ -14,7 +14,7 @@ import { createPermissionGate } from '../permission/gate.js';
 import { createLanguageModel } from '../provider/model.js';
 import { costOf } from '../provider/pricing.js';
 import { aliasRoute, type ModelRoute, resolveMainRoute } from '../provider/route.js';
-import { chooseBackend, openSandbox, type SandboxMode } from '../sandbox/sandbox.js';
+import { chooseBackend, closeSandbox, openSandbox, type SandboxMode } from '../sandbox/sandbox.js';
 import { sandboxSettings } from '../sandbox/settings.js';
 import { childMcpTools } from '../subagent/child-loop.js';
 import { claimAware } from '../subagent/claimed-tools.js';
@@ -420,6 +420,7 @@ export class CadreWorker {
       });
     } finally {
       context.jobs.killAll();
+      closeSandbox(sandbox);
     }
   }
 }

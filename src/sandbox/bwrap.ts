@@ -55,17 +55,16 @@ export function prepareHost(policy: SandboxPolicy, grants: readonly WriteGrant[]
 }
 
 /**
- * `bwrap … bash -c command`: the whole filesystem read-only, then (in this order, later mounts winning)
- * a private /tmp, the writable places and this call's grants, private copies bound over shared
- * directories, read-only places inside them, and the hidden ones emptied. Missing paths are skipped.
+ * The sandbox as bwrap arguments: the whole filesystem read-only, then (in this order, later mounts
+ * winning) a private /tmp, the writable places and this call's grants, private copies bound over shared
+ * directories, read-only places inside them, and the hidden ones emptied. Missing paths are skipped, so
+ * the list depends on what exists now (a warm server is keyed by it).
  */
-export function bwrapSpawn(
+export function bwrapArgs(
   policy: SandboxPolicy,
-  command: string,
-  cwd: string,
   grants: readonly WriteGrant[] = [],
   fs: HostFs = hostFs,
-): SpawnSpec {
+): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev'];
   if (policy.pidNamespace) args.push('--unshare-pid', '--proc', '/proc');
   if (policy.privateTmp) args.push('--tmpfs', '/tmp');
@@ -89,6 +88,18 @@ export function bwrapSpawn(
     else args.push('--dev-bind', '/dev/null', path);
   }
   if (!policy.network) args.push('--unshare-net');
+  return args;
+}
+
+/** `bwrap … bash -c command` for one call. */
+export function bwrapSpawn(
+  policy: SandboxPolicy,
+  command: string,
+  cwd: string,
+  grants: readonly WriteGrant[] = [],
+  fs: HostFs = hostFs,
+): SpawnSpec {
+  const args = bwrapArgs(policy, grants, fs);
   args.push('--die-with-parent', '--chdir', cwd, '--', 'bash', '-c', command);
   return { file: 'bwrap', args };
 }

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { forget, type ProbeCache, probeCacheFor, remember, remembered } from './probe-cache.js';
 
 export type ProbeResult = { ok: true } | { ok: false; error: string };
 
@@ -82,9 +83,17 @@ export function runBwrapProbeAsync(file = 'bwrap'): Promise<ProbeResult> {
 let cached: ProbeResult | undefined;
 let pending: Promise<ProbeResult> | undefined;
 
-/** The probe, run once per process. */
+/** Remembers a success for the next start (probe-cache.ts). */
+function keep(result: ProbeResult, cache: ProbeCache | undefined): ProbeResult {
+  if (result.ok && cache) remember(cache);
+  return result;
+}
+
+/** The probe, run once per process, and not at all while a remembered success is valid. */
 export function bwrapProbe(): ProbeResult {
-  cached ??= runBwrapProbe();
+  if (cached) return cached;
+  const cache = probeCacheFor();
+  cached = cache && remembered(cache) ? { ok: true } : keep(runBwrapProbe(), cache);
   return cached;
 }
 
@@ -94,11 +103,21 @@ export function bwrapProbe(): ProbeResult {
  */
 export function bwrapProbeAhead(): Promise<ProbeResult> {
   if (cached) return Promise.resolve(cached);
+  const cache = probeCacheFor();
+  if (cache && remembered(cache)) {
+    cached = { ok: true };
+    return Promise.resolve(cached);
+  }
   pending ??= runBwrapProbeAsync().then((result) => {
-    cached ??= result;
+    cached ??= keep(result, cache);
     return cached;
   });
   return pending;
+}
+
+/** bwrap failed although the probe said it works (a remembered success gone stale): probe again next time. */
+export function forgetBwrapProbe(): void {
+  forget(probeCacheFor());
 }
 
 /** `sandbox-exec` ships with macOS; it is deprecated but still present. */

@@ -6,14 +6,20 @@
  *   const writer = sandboxAt(sandbox, worktree);                      // an isolated writer's sandbox
  *   isConfining(writer)                                               // false: no worktree writers (SPEC 9)
  *   shellSpawn(sandbox, command, cwd, grants)                         // { file, args, env } to spawn
+ *   warmSpec(sandbox, grants)                                          // a warm server's spec, or undefined
+ *   closeSandbox(sandbox)                                              // the session is over: servers stop
  *   readOnlyHint(sandbox, output, cwd)                                // line for a failed command's output
  *
  * The policy (policy.ts) is plain data built by one function from the settings and a root; the backend
  * (bwrap.ts on Linux, seatbelt.ts on macOS) turns it into a spawn. `grants` are outside paths a rule or an
  * approval allowed for one call: bound writable for that call only.
+ *
+ * With bwrap, calls without grants run on warm servers (warm-pool.ts): one long-lived bwrap per exact
+ * argument list and environment, running one call at a time and killing what the call left behind.
  */
+import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
-import { bwrapSpawn, prepareHost } from './bwrap.js';
+import { bwrapArgs, bwrapSpawn, prepareHost } from './bwrap.js';
 import { scrubEnv } from './env.js';
 import { gitStoresOf } from './git.js';
 import {
@@ -23,8 +29,15 @@ import {
   type SandboxSettings,
   type WriteGrant,
 } from './policy.js';
-import { bwrapProbe, bwrapProbeAhead, type ProbeResult, sandboxExecProbe } from './probe.js';
+import {
+  bwrapProbe,
+  bwrapProbeAhead,
+  forgetBwrapProbe,
+  type ProbeResult,
+  sandboxExecProbe,
+} from './probe.js';
 import { seatbeltSpawn } from './seatbelt.js';
+import { type ServerSpec, WarmPool } from './warm-pool.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 export type SandboxBackend = 'bwrap' | 'sandbox-exec' | 'none';
@@ -35,6 +48,8 @@ export interface ShellSandbox {
   unconfinedReason?: string;
   settings: SandboxSettings;
   policy: SandboxPolicy;
+  /** The session's warm servers (bwrap only); shared by the sandboxes `sandboxAt` derives. */
+  pool?: WarmPool;
 }
 
 export interface ShellSpawn {
@@ -93,6 +108,15 @@ export async function probeSandboxAhead(mode: SandboxMode, platform = process.pl
   if (mode !== 'none' && platform === 'linux') await bwrapProbeAhead();
 }
 
+/**
+ * The project's git stores; without one yet, where `git init` would make it, so hooks and config made
+ * mid-session are read-only from the next command on (missing paths are skipped until they exist).
+ */
+function projectGitStores(root: string): string[] {
+  const stores = gitStoresOf(root);
+  return stores.length > 0 ? stores : [join(root, '.git')];
+}
+
 /** The run's sandbox rooted at `root`, and the one start-up warning when commands will run unconfined. */
 export function openSandbox(
   settings: SandboxSettings,
@@ -105,7 +129,9 @@ export function openSandbox(
     backend,
     unconfinedReason: reason,
     settings,
-    policy: buildSandboxPolicy(settings, root, { gitStores: gitStoresOf(root) }),
+    policy: buildSandboxPolicy(settings, root, { gitStores: projectGitStores(root) }),
+    // A server bwrap refuses means the probe's success no longer holds: the next start probes again.
+    pool: backend === 'bwrap' ? new WarmPool({ onStartFailure: forgetBwrapProbe }) : undefined,
   };
   const warning = reason
     ? `commands run without an OS sandbox (${reason}); the permission analyser alone decides what runs`
@@ -138,9 +164,7 @@ export function shellSpawn(
   switch (sandbox.backend) {
     case 'bwrap': {
       prepareHost(policy, grants);
-      const spec = bwrapSpawn(policy, command, cwd, grants);
-      // The host's temp dir is not inside the private /tmp.
-      return { ...spec, env: policy.privateTmp ? { ...scrubbed, TMPDIR: '/tmp' } : scrubbed };
+      return { ...bwrapSpawn(policy, command, cwd, grants), env: bwrapEnv(policy, scrubbed) };
     }
     case 'sandbox-exec':
       prepareHost(policy, grants);
@@ -148,4 +172,36 @@ export function shellSpawn(
     case 'none':
       return { file: 'bash', args: ['-c', command], env: scrubbed };
   }
+}
+
+function bwrapEnv(policy: SandboxPolicy, scrubbed: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  // The host's temp dir is not inside the private /tmp.
+  return policy.privateTmp ? { ...scrubbed, TMPDIR: '/tmp' } : scrubbed;
+}
+
+/**
+ * The warm server a call can run on, or undefined for a per-call spawn: only bwrap with its PID namespace
+ * (the server kills what each call leaves in it) and only without grants (they are for one call).
+ */
+export function warmSpec(
+  sandbox: ShellSandbox | undefined,
+  grants: readonly WriteGrant[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): (ServerSpec & { pool: WarmPool }) | undefined {
+  if (!sandbox?.pool || sandbox.backend !== 'bwrap' || grants.length > 0) return undefined;
+  const { policy } = sandbox;
+  if (!policy.pidNamespace) return undefined;
+  prepareHost(policy, []);
+  const scrubbed = { ...scrubEnv(env, policy.env), ...policy.setEnv };
+  return {
+    pool: sandbox.pool,
+    bwrapArgs: bwrapArgs(policy),
+    env: bwrapEnv(policy, scrubbed),
+    root: policy.root,
+  };
+}
+
+/** The session is over: its warm servers stop (they also die with cadre, whatever ends it). */
+export function closeSandbox(sandbox: ShellSandbox | undefined): void {
+  sandbox?.pool?.close();
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readOnlyHint } from '../sandbox/hint.js';
 import { fail, ok } from './result.js';
-import { HeadTailBuffer, killProcessGroup, spawnShell, whenFinished } from './shell-process.js';
+import { HeadTailBuffer, killProcessGroup, startShell, whenFinished } from './shell-process.js';
 import type { Tool, ToolResult } from './tool.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -64,7 +64,7 @@ export const bashTool: Tool<BashInput> = {
     }
     if (ctx.signal.aborted) return fail('aborted before the command started');
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-    const child = spawnShell(input.command, ctx.root, ctx.sandbox, ctx.grants);
+    const child = startShell(input.command, ctx.root, ctx.sandbox, ctx.grants);
     const output = new HeadTailBuffer(HEAD_CHARS, TAIL_CHARS);
     let spawnError: Error | undefined;
     let ending: Ending | undefined;

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { pathMatcher } from './glob-match.js';
 import { displayPath, resolveToolPath } from './paths.js';
@@ -34,13 +34,25 @@ const schema = z.object({
 
 export type GrepInput = z.output<typeof schema>;
 
+let engine: Promise<typeof RE2JS> | undefined;
+
+/**
+ * The RE2 engine (190 KB of JavaScript) loads with the first search, not with cadre (issue 17); a session
+ * warms it while its first model call is in flight.
+ */
+export function loadGrepEngine(): Promise<typeof RE2JS> {
+  engine ??= import('re2js').then((module) => module.RE2JS);
+  return engine;
+}
+
 /**
  * The model's pattern on RE2 (a linear-time engine): no pattern, however pathological (`(a+)+$`), can
  * backtrack for ever and block cadre, since tools run on the main event loop.
  */
-function compile(pattern: string, ignoreCase: boolean): RE2JS | string {
+async function compile(pattern: string, ignoreCase: boolean): Promise<RE2JS | string> {
+  const RE2 = await loadGrepEngine();
   try {
-    return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    return RE2.compile(pattern, ignoreCase ? RE2.CASE_INSENSITIVE : 0);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -64,8 +76,9 @@ export function createGrepTool(root: string): Tool<GrepInput> {
     schema,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),
+    warm: loadGrepEngine,
     async execute(input, ctx) {
-      const regex = compile(input.pattern, input.ignore_case ?? false);
+      const regex = await compile(input.pattern, input.ignore_case ?? false);
       if (typeof regex === 'string')
         return fail(`invalid regular expression (RE2 syntax: no lookaround or backreferences): ${regex}`);
       const start = resolveToolPath(root, input.path ?? '.');

@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { type FileHandle, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
@@ -28,17 +28,6 @@ const schema = z.object({
 
 export type ReadInput = z.output<typeof schema>;
 
-async function sniff(absolute: string): Promise<Uint8Array> {
-  const handle = await openChecked(absolute);
-  try {
-    const buffer = new Uint8Array(8000);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 interface Page {
   shown: string[];
   lastShown: number;
@@ -47,42 +36,74 @@ interface Page {
   stoppedForSize: boolean;
 }
 
-async function readPage(absolute: string, first: number, limit: number, countAll: boolean): Promise<Page> {
-  const stream = (await openChecked(absolute)).createReadStream({ encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+async function readPage(
+  handle: FileHandle,
+  head: Uint8Array,
+  first: number,
+  limit: number,
+  countAll: boolean,
+): Promise<Page> {
   const shown: string[] = [];
   let lineNumber = 0;
   let chars = 0;
   let stoppedForSize = false;
   let complete = true;
-  for await (const line of lines) {
+  await forEachLine(handle, head, (line) => {
     lineNumber++;
-    if (lineNumber < first) continue;
+    if (lineNumber < first) return true;
     const full = shown.length >= limit || stoppedForSize;
     if (full && !countAll) {
       complete = false;
-      break;
+      return false;
     }
-    if (full) continue;
+    if (full) return true;
     const clipped =
       line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line truncated]` : line;
     const rendered = `${String(lineNumber).padStart(6)}\t${clipped}`;
     if (chars + rendered.length > MAX_OUTPUT_CHARS && shown.length > 0) {
       stoppedForSize = true;
-      continue;
+      return true;
     }
     chars += rendered.length + 1;
     shown.push(rendered);
-  }
-  lines.close();
-  // Stopping early leaves the rest of the file unread; release the descriptor now rather than at GC.
-  stream.destroy();
+    return true;
+  });
   return {
     shown,
     lastShown: first + shown.length - 1,
     total: complete ? lineNumber : undefined,
     stoppedForSize,
   };
+}
+
+/** The file's size and opening bytes (its first chunk), or why it is not shown. */
+async function inspect(
+  handle: FileHandle,
+  shownPath: string,
+): Promise<{ size: number; head: Uint8Array } | { refusal: string }> {
+  const info = await handle.stat();
+  if (info.isDirectory()) return { refusal: `${shownPath} is a directory; use list_dir to see its entries` };
+  const buffer = Buffer.alloc(LINE_CHUNK_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  const head = buffer.subarray(0, bytesRead);
+  if (looksBinary(head)) return { refusal: `${shownPath} is a binary file (${info.size} bytes); not shown` };
+  return { size: info.size, head };
+}
+
+/**
+ * Opens the file checked. When that fails, the answer is the one a stat would give first (a missing file,
+ * a directory the user may not open), else the open's own error.
+ */
+async function openForRead(absolute: string, shownPath: string): Promise<FileHandle | { refusal: string }> {
+  try {
+    return await openChecked(absolute);
+  } catch (error) {
+    const info = await stat(absolute).catch((statError: unknown) => ({ statError }));
+    if ('statError' in info) return { refusal: describeFsError(info.statError, shownPath) };
+    if (info.isDirectory())
+      return { refusal: `${shownPath} is a directory; use list_dir to see its entries` };
+    return { refusal: describeFsError(error, shownPath) };
+  }
 }
 
 export function createReadTool(root: string): Tool<ReadInput> {
@@ -96,24 +117,29 @@ export function createReadTool(root: string): Tool<ReadInput> {
     async execute(input) {
       const absolute = resolveToolPath(root, input.path);
       const shownPath = displayPath(root, absolute);
-      let size: number;
-      try {
-        const info = await stat(absolute);
-        if (info.isDirectory()) return fail(`${shownPath} is a directory; use list_dir to see its entries`);
-        size = info.size;
-        if (looksBinary(await sniff(absolute)))
-          return fail(`${shownPath} is a binary file (${size} bytes); not shown`);
-      } catch (error) {
-        return fail(describeFsError(error, shownPath));
-      }
-      if (size === 0) return ok(`${shownPath} is empty`);
+      const handle = await openForRead(absolute, shownPath);
+      if ('refusal' in handle) return fail(handle.refusal);
+      let page: Page;
       const first = input.offset ?? 1;
-      const page = await readPage(
-        absolute,
-        first,
-        input.limit ?? DEFAULT_LIMIT,
-        size <= COUNT_ALL_LINES_UP_TO_BYTES,
-      );
+      try {
+        let file: Awaited<ReturnType<typeof inspect>>;
+        try {
+          file = await inspect(handle, shownPath);
+        } catch (error) {
+          return fail(describeFsError(error, shownPath));
+        }
+        if ('refusal' in file) return fail(file.refusal);
+        if (file.size === 0) return ok(`${shownPath} is empty`);
+        page = await readPage(
+          handle,
+          file.head,
+          first,
+          input.limit ?? DEFAULT_LIMIT,
+          file.size <= COUNT_ALL_LINES_UP_TO_BYTES,
+        );
+      } finally {
+        await handle.close();
+      }
       if (page.shown.length === 0) {
         return fail(`offset ${first} is past the end of ${shownPath} (${page.total ?? 'fewer'} lines)`);
       }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { WriteGrant } from '../sandbox/policy.js';
-import { type ShellSandbox, shellSpawn } from '../sandbox/sandbox.js';
+import { type ShellSandbox, shellSpawn, warmSpec } from '../sandbox/sandbox.js';
+import { WarmCall } from '../sandbox/warm-pool.js';
 
 /** Pagers and credential prompts would hang a command that has no terminal. */
 const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
@@ -50,9 +51,42 @@ export function spawnShell(
   return child;
 }
 
+/** A running command: a child process of its own, or a call on a warm sandbox server. */
+export type ShellChild = ChildProcess | WarmCall;
+
+/**
+ * Starts a foreground `bash -c command`: on a warm sandbox server when the sandbox has one for this call
+ * (it ends whatever the call started once the call's shell exits), otherwise as `spawnShell` does.
+ */
+export function startShell(
+  command: string,
+  cwd: string,
+  sandbox?: ShellSandbox,
+  grants: readonly WriteGrant[] = [],
+): ShellChild {
+  const spec = warmSpec(sandbox, grants);
+  // A NUL cannot be framed for the server; the per-call spawn refuses it with its usual error.
+  if (!spec || command.includes('\0') || cwd.includes('\0')) return spawnShell(command, cwd, sandbox, grants);
+  const { pool, ...server } = spec;
+  return pool.run({ ...server, env: { ...server.env, ...NON_INTERACTIVE_ENV } }, command, cwd, () =>
+    spawnShell(command, cwd, sandbox, grants),
+  );
+}
+
+/** Starts the warm server the first call in `cwd` will use, so that call finds it ready. */
+export function prewarmShell(sandbox: ShellSandbox | undefined): void {
+  const spec = warmSpec(sandbox);
+  if (!spec) return;
+  const { pool, ...server } = spec;
+  pool.prewarm({ ...server, env: { ...server.env, ...NON_INTERACTIVE_ENV } });
+}
+
 /** Ends the command and every process in its group (also once it has exited: `&` children linger). */
-export function killProcessGroup(child: ChildProcess): void {
-  if (child.pid !== undefined) killGroup(child.pid);
+export function killProcessGroup(child: ShellChild): void {
+  if (child instanceof WarmCall) {
+    if (child.fallbackChild) killProcessGroup(child.fallbackChild);
+    else child.stop();
+  } else if (child.pid !== undefined) killGroup(child.pid);
 }
 
 /** How long to wait for output after the shell exits while a process it left behind holds the pipes. */
@@ -62,7 +96,7 @@ const PIPE_GRACE_MS = 200;
  * Resolves once the command is over: all output read, or the shell exited and its pipes stayed open
  * past a short grace (a backgrounded grandchild holds them), in which case they are let go.
  */
-export function whenFinished(child: ChildProcess): Promise<void> {
+export function whenFinished(child: ShellChild): Promise<void> {
   return new Promise((resolve) => {
     let graceTimer: NodeJS.Timeout | undefined;
     const finish = () => {

@@ -80,6 +80,8 @@ export interface Tool<I = unknown> {
   safety: SafetyClass;
   subject(input: I): PermissionSubject;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+  /** Loads what `execute` needs ahead of the first call (a session runs it during its first model call). */
+  warm?(): Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type

@@ -9,6 +9,8 @@ const PRELOAD = fileURLToPath(new URL('../support/loaded-modules.mjs', import.me
 interface Loaded {
   internal: string[];
   commonjs: string[];
+  /** The text of every ES module file (the bundle's chunks) the run loaded. */
+  bundled: string;
 }
 
 /** `cadre <args>` in `project`, with what the process loaded. */
@@ -17,15 +19,24 @@ async function runRecorded(project: ReturnType<typeof servedProject>, args: stri
   const run = await cadreIn(project, args, {
     env: { NODE_OPTIONS: `--import ${PRELOAD}`, CADRE_TEST_LOADED_FILE: file },
   });
-  return { run, loaded: JSON.parse(readFileSync(file, 'utf8')) as Loaded };
+  const esm = readFileSync(`${file}.esm`, 'utf8').trim().split('\n');
+  const bundled = esm.map((url) => readFileSync(fileURLToPath(url), 'utf8')).join('\n');
+  return { run, loaded: { ...JSON.parse(readFileSync(file, 'utf8')), bundled } as Loaded };
 }
 
 const undici = (loaded: Loaded) => loaded.internal.filter((name) => /undici/.test(name));
+/** Code a plain answer never runs: the RE2 engine (grep), the bash analyser, all of zod 3 (the SDK's). */
+const deferred = (loaded: Loaded) =>
+  [
+    ['re2js', /\bclass RE2JS/],
+    ['bash analysis', /\bfunction analyzeBash\(/],
+    ['zod 3', /\bclass _ZodString extends ZodType\b/],
+  ].flatMap(([name, marker]) => ((marker as RegExp).test(loaded.bundled) ? [name as string] : []));
 const yaml = (loaded: Loaded) =>
   loaded.commonjs.filter((path) => /[\\/]node_modules[\\/]yaml[\\/]/.test(path));
 
 describe('cold start loads only what the run uses (issue 17)', () => {
-  it('answers cadre -p without loading undici or the yaml library', async () => {
+  it('answers cadre -p without loading undici, the yaml library, the grep engine, the bash analyser or zod 3', async () => {
     const server = await scriptedServer(script().turn((t) => t.text('hi there')));
     const project = servedProject(server);
     const { run, loaded } = await runRecorded(project, ['-p', 'hi']);
@@ -34,6 +45,15 @@ describe('cold start loads only what the run uses (issue 17)', () => {
     expect(server.requests).toHaveLength(1);
     expect(undici(loaded)).toEqual([]);
     expect(yaml(loaded)).toEqual([]);
+    expect(deferred(loaded)).toEqual([]);
+  });
+
+  it('loads what the first tool calls need while a slow first model call is in flight', async () => {
+    const server = await scriptedServer(script().turn((t) => t.delay(1500).text('slow answer')));
+    const project = servedProject(server);
+    const { run, loaded } = await runRecorded(project, ['-p', 'hi']);
+    expect(run.stdout).toBe('slow answer\n');
+    expect(deferred(loaded)).toEqual(['re2js', 'bash analysis']);
   });
 
   it('loads the yaml library for frontmatter outside the fast path, and uses the profile', async () => {

@@ -1,0 +1,249 @@
+/// <reference path="../profile/text.d.ts" />
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import SERVER_SCRIPT from './warm-server.bash.txt';
+
+/**
+ * One warm bash server inside a long-lived bwrap (issue 15/17: a fresh bwrap per call costs more than the
+ * whole call). It runs one call at a time: reads `token NUL cwd NUL command NUL` on stdin, runs
+ * `exec bash -c command` in a forked child with stdin /dev/null, waits, then SIGKILLs every other process
+ * left in its PID namespace (`&`, `nohup` and `setsid` stragglers alike: what a per-call PID namespace did),
+ * and only then writes the call's random token on stderr and `token status` on stdout. Nothing but the server
+ * is alive to write after the token, so a call's bytes never run into the next call's, and a command cannot
+ * forge the token, which it never sees.
+ *
+ * The child's environment is the server's, with what the server's own bash changed put back: `PWD`,
+ * `OLDPWD` and `SHLVL` arrive renamed (`CADRE_WARM_*`) and are restored just before the exec, so the command's
+ * bash starts from exactly the environment a per-call spawn would give it. The script is
+ * warm-server.bash.txt.
+ */
+
+/** The variables the server's own bash rewrites, carried through under other names. */
+const SHELL_OWNED = ['PWD', 'OLDPWD', 'SHLVL'] as const;
+
+/** What one call reports when it is over. */
+export type CallEnding =
+  | { kind: 'exit'; code: number }
+  | { kind: 'killed' }
+  /** The server could not enter the directory (it is missing): no command ran. */
+  | { kind: 'no-cwd' }
+  /** The server died before it was ready (bwrap refused): no command ran. */
+  | { kind: 'unstarted' };
+
+export interface CallSink {
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  end(ending: CallEnding): void;
+}
+
+/**
+ * Reads one stream of a server, splitting it at the current call's token: bytes before it are the call's,
+ * the token itself ends the call's share of the stream. Bytes that might start the token are held back
+ * until the next chunk says whether they do.
+ */
+export class TokenSplitter {
+  private held = Buffer.alloc(0);
+  private token: Buffer | undefined;
+
+  constructor(private readonly deliver: (chunk: Buffer) => void) {}
+
+  /** Starts watching for `token`. */
+  expect(token: Buffer): void {
+    this.token = token;
+    this.held = Buffer.alloc(0);
+  }
+
+  /** Feeds a chunk; returns what follows the token once it is found, otherwise undefined. */
+  feed(chunk: Buffer): Buffer | undefined {
+    const token = this.token;
+    if (!token) return undefined;
+    const data = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]);
+    const at = data.indexOf(token);
+    if (at >= 0) {
+      if (at > 0) this.deliver(data.subarray(0, at));
+      this.token = undefined;
+      this.held = Buffer.alloc(0);
+      return data.subarray(at + token.length);
+    }
+    let keep = Math.min(token.length - 1, data.length);
+    while (keep > 0 && !token.subarray(0, keep).equals(data.subarray(data.length - keep))) keep--;
+    if (data.length > keep) this.deliver(data.subarray(0, data.length - keep));
+    this.held = Buffer.from(data.subarray(data.length - keep));
+    return undefined;
+  }
+
+  /** The stream ended or the call was cut short: what was held back is the call's after all. */
+  flush(): void {
+    if (this.held.length > 0) this.deliver(this.held);
+    this.held = Buffer.alloc(0);
+    this.token = undefined;
+  }
+}
+
+interface ActiveCall {
+  sink: CallSink;
+  stdoutDone: boolean;
+  stderrDone: boolean;
+  status?: string;
+}
+
+export type ServerState = 'starting' | 'idle' | 'busy' | 'dead';
+
+/** The environment a server is started with: `env` with the shell-owned variables renamed. */
+export function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const name of SHELL_OWNED) {
+    delete out[name];
+    if (env[name] !== undefined) out[`CADRE_WARM_${name}`] = env[name];
+  }
+  return out;
+}
+
+export class WarmServer {
+  state: ServerState = 'starting';
+  /** Set when the server died before it was ready: bwrap refused (the caller falls back to a per-call spawn). */
+  startError?: string;
+  private readonly child: ChildProcess;
+  private call: ActiveCall | undefined;
+  private readonly out: TokenSplitter;
+  private readonly err: TokenSplitter;
+  private greeting = '';
+  /** Stderr before the server said it is ready: bwrap's complaint, or the first call's early output. */
+  private early: Buffer[] = [];
+  private readonly onDeath: (server: WarmServer) => void;
+
+  /** `bwrapArgs` are the sandbox's mounts and namespaces; the server adds the command. */
+  constructor(
+    bwrapArgs: string[],
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+    onDeath: (server: WarmServer) => void,
+  ) {
+    this.onDeath = onDeath;
+    this.out = new TokenSplitter((chunk) => this.call?.sink.stdout(chunk));
+    this.err = new TokenSplitter((chunk) => this.call?.sink.stderr(chunk));
+    this.child = spawn(
+      'bwrap',
+      [
+        ...bwrapArgs,
+        '--die-with-parent',
+        '--chdir',
+        cwd,
+        '--',
+        'bash',
+        '--noprofile',
+        '--norc',
+        '-c',
+        SERVER_SCRIPT,
+      ],
+      // Its own process group, so a terminal's Ctrl-C reaches cadre and not the sandbox.
+      { cwd, env: serverEnv(env), detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    this.child.stdin?.on('error', () => {
+      // A dead server's stdin: the exit handler reports it.
+    });
+    this.child.once('error', (error) => this.die(error.message));
+    this.child.once('exit', (code, signal) => this.die(`bwrap exited (${signal ?? `exit ${code}`})`));
+    this.hold(false);
+  }
+
+  /** Hands the server one call; it must be idle or starting (a call waits in the pipe until it is ready). */
+  run(command: string, cwd: string, sink: CallSink): void {
+    const token = Buffer.from(`\x1ecadre-end-${randomBytes(16).toString('hex')}\x1e`);
+    this.call = { sink, stdoutDone: false, stderrDone: false };
+    if (this.state === 'idle') this.state = 'busy';
+    this.hold(true);
+    this.out.expect(token);
+    this.err.expect(token);
+    this.child.stdin?.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${command}\0`)]));
+  }
+
+  /** Ends the server and everything running in it (the PID namespace dies with its first process). */
+  kill(): void {
+    if (this.child.pid !== undefined && this.state !== 'dead') {
+      try {
+        process.kill(this.child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    this.die('killed');
+  }
+
+  /** While idle a server keeps no event loop alive: cadre exits when its work is done. */
+  private hold(busy: boolean): void {
+    const method = busy ? 'ref' : 'unref';
+    this.child[method]();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
+      (stream as unknown as Socket | null)?.[method]?.();
+  }
+
+  private onStdout(chunk: Buffer): void {
+    if (this.state === 'starting') {
+      this.greeting += chunk.toString('latin1');
+      const newline = this.greeting.indexOf('\n');
+      if (newline < 0) return;
+      const rest = Buffer.from(this.greeting.slice(newline + 1), 'latin1');
+      this.greeting = '';
+      this.state = this.call ? 'busy' : 'idle';
+      for (const early of this.early.splice(0)) this.onStderr(early);
+      if (rest.length === 0) return;
+      chunk = rest;
+    }
+    const call = this.call;
+    if (!call) return;
+    if (call.stdoutDone) {
+      call.status = (call.status ?? '') + chunk.toString('latin1');
+    } else {
+      const after = this.out.feed(chunk);
+      if (after === undefined) return;
+      call.stdoutDone = true;
+      call.status = after.toString('latin1');
+    }
+    this.settle();
+  }
+
+  private onStderr(chunk: Buffer): void {
+    if (this.state === 'starting') {
+      this.early.push(chunk);
+      return;
+    }
+    const call = this.call;
+    if (!call || call.stderrDone) return;
+    if (this.err.feed(chunk) !== undefined) call.stderrDone = true;
+    this.settle();
+  }
+
+  /** The call is over once both streams reached its token and the status line is complete. */
+  private settle(): void {
+    const call = this.call;
+    if (!call?.stdoutDone || !call.stderrDone || !call.status?.endsWith('\n')) return;
+    this.call = undefined;
+    this.state = 'idle';
+    this.hold(false);
+    const status = call.status.trim();
+    call.sink.end(status === 'cwd' ? { kind: 'no-cwd' } : { kind: 'exit', code: Number(status) });
+  }
+
+  private die(reason: string): void {
+    if (this.state === 'dead') return;
+    const starting = this.state === 'starting';
+    this.state = 'dead';
+    this.hold(false);
+    const call = this.call;
+    this.call = undefined;
+    if (starting) {
+      const said = Buffer.concat(this.early).toString('utf8').trim();
+      this.startError = said ? `${reason}: ${said}` : reason;
+      call?.sink.end({ kind: 'unstarted' });
+    } else if (call) {
+      this.out.flush();
+      this.err.flush();
+      call.sink.end({ kind: 'killed' });
+    }
+    this.onDeath(this);
+  }
+}

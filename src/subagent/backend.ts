@@ -40,6 +40,8 @@ export function childBackend(host: SubagentHost): ChildBackend {
   if (host.config.workers?.backend !== 'queue') return local;
   // Checked now: a half-configured queue is a configuration error at start, not a failure of every task.
   const settings = queueSettings(host.config, host.env, 'root');
+  // The client libraries (the bulk of the loading) start at once, beside the backend's own module.
+  import('../remote/redis.js').then((m) => m.loadQueueLibraries()).catch(() => undefined);
   const queue = import('../remote/queue-backend.js').then((m) => m.queueBackend(host, local, settings));
   // A failed load is reported by the first dispatch, which awaits it.
   queue.catch(() => undefined);

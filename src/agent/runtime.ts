@@ -66,6 +66,7 @@ import {
 import type { CriticVerdict } from './critic.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
+import { warmWhileWaiting } from './idle-warmup.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -137,7 +138,7 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
-/** After the first model request starts: long enough for it to be written, far less than a model's answer. */
+/** A model call unanswered this long leaves the process idle: long enough for the request to be written. */
 const PARSER_WARM_DELAY_MS = 100;
 /** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
 const MCP_STARTUP_GRACE_MS = 5000;
@@ -771,38 +772,31 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM and what other tools load on first use are loaded while the first model call
-   * is in flight, a little after it is sent so the request leaves first; an answer faster than that (a
-   * reply without tools) never waits for them (issue 17). The first bash call's warm sandbox server starts
-   * then too, unless the answer is already back: a run that ends on that answer (`cadre -p hi`) starts no
-   * sandbox.
+   * The bash parser's WASM, the warm sandbox server and what other tools load on first use are loaded
+   * while a model call keeps the process waiting (issue 17): a call unanswered for a little while, so the
+   * request leaves first and a model that answers at once never shares the main thread with them; the
+   * tools' first calls load what was not warmed, and a run that ends on a quick answer (`cadre -p hi`)
+   * starts no sandbox.
    */
   private warmingWith(callModel: ModelCaller): ModelCaller {
     const bash = this.tools.some((t) => t.name === 'bash');
     const warms = this.tools.filter((t) => t.warm !== undefined);
     if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
-    return (request) => {
-      if (this.parserWarmed) return callModel(request);
-      this.parserWarmed = true;
-      let answered = false;
-      setTimeout(() => {
+    return warmWhileWaiting(
+      callModel,
+      () => {
+        this.parserWarmed = true;
         if (bash) {
           loadBashAnalysis().catch(() => undefined);
           void warmShellParser();
-          if (!answered) prewarmShell(this.sandbox);
+          // The first bash call then finds its warm sandbox server started.
+          prewarmShell(this.sandbox);
         }
         // Failures are left to the tool's first call to report.
         for (const tool of warms) tool.warm?.().catch(() => undefined);
-      }, PARSER_WARM_DELAY_MS).unref();
-      const stream = callModel(request);
-      return (async function* () {
-        try {
-          yield* stream;
-        } finally {
-          answered = true;
-        }
-      })();
-    };
+      },
+      PARSER_WARM_DELAY_MS,
+    );
   }
 
   private runLoop(
@@ -854,9 +848,11 @@ export class AgentRuntime {
       costOf: (usage) => costOf(route.model, usage),
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
-        store.appendMessages(this.currentSession.id, added, turnBase + turn);
+        store.commitTurn(this.currentSession.id, turnBase + turn, added, {
+          ...usage,
+          costUsd: cost ?? undefined,
+        });
         this.messages = [...this.messages, ...added];
-        store.recordUsage(this.currentSession.id, turnBase + turn, { ...usage, costUsd: cost ?? undefined });
         this.usage = addUsage(this.usage, usage);
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;
       },

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ModelMessage } from 'ai';
 import { type ApprovalsTable, approvalsTable } from './approvals-table.js';
 import { type BlobsTable, blobsTable } from './blobs-table.js';
 import { type MessagesTable, messagesTable } from './messages-table.js';
@@ -7,6 +8,7 @@ import { type SessionsTable, sessionsTable } from './sessions-table.js';
 import { Sql, type StoreContext } from './sql.js';
 import { type TasksTable, tasksTable } from './tasks-table.js';
 import { type ToolCallsTable, toolCallsTable } from './tool-calls-table.js';
+import type { TurnUsage } from './types.js';
 import { type UsageTable, usageTable } from './usage-table.js';
 
 // The module's whole surface from one import, for the lazily loaded CLI paths.
@@ -45,6 +47,11 @@ export interface SessionStore
     BlobsTable {
   /** The database file. */
   readonly path: string;
+  /**
+   * One completed turn: its messages (as `appendMessages`) and its usage (as `recordUsage`) in one
+   * transaction, so a crash loses at most the turn in flight and a turn costs one commit, not two.
+   */
+  commitTurn(sessionId: string, turn: number, messages: readonly ModelMessage[], usage: TurnUsage): void;
   close(): void;
 }
 
@@ -64,15 +71,23 @@ export function openSessionStore(dir: string, options: SessionStoreOptions = {})
   const tasks = tasksTable(context);
   // Tasks a crashed or killed cadre left queued or running are marked interrupted at the next start.
   tasks.interruptOrphanedTasks();
+  const messages = messagesTable(context);
+  const usage = usageTable(context);
   return {
     ...sessionsTable(context),
-    ...messagesTable(context),
+    ...messages,
     ...toolCallsTable(context),
-    ...usageTable(context),
+    ...usage,
     ...tasks,
     ...approvalsTable(context),
     ...blobsTable(context),
     path,
+    commitTurn(sessionId, turn, added, turnUsage) {
+      context.sql.transaction(() => {
+        messages.appendMessages(sessionId, added, turn);
+        usage.recordUsage(sessionId, turn, turnUsage);
+      });
+    },
     close() {
       if (db.open) db.close();
     },

@@ -167,8 +167,7 @@ export function recordChildTurn(
   task.usage = addUsage(task.usage, usage);
   if (cost !== null) task.costUsd = (task.costUsd ?? 0) + cost;
   if (task.childSessionId) {
-    host.store.appendMessages(task.childSessionId, added, turn);
-    host.store.recordUsage(task.childSessionId, turn, { ...usage, costUsd: cost ?? undefined });
+    host.store.commitTurn(task.childSessionId, turn, added, { ...usage, costUsd: cost ?? undefined });
   }
 }
 

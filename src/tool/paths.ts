@@ -17,7 +17,8 @@ export function resolveToolPath(root: string, input: string): string {
 
 function realpathLenient(absolute: string, hopsLeft: number): string {
   try {
-    return realpathSync(absolute);
+    // One realpath(3) call; the JS version lstats every component of the path (issue 17).
+    return realpathSync.native(absolute);
   } catch {
     // Falls through: the path (or a link on it) does not exist yet.
   }

@@ -87,4 +87,34 @@ describe('usage table', () => {
       records: 2,
     });
   });
+  describe('commitTurn', () => {
+    const message = (text: string) => ({ role: 'assistant' as const, content: text });
+
+    it("stores a turn's messages and its usage together", () => {
+      const { store } = temp();
+      const session = store.createSession({ projectRoot: '/r', cwd: '/r' });
+      store.commitTurn(session.id, 1, [message('one'), message('two')], {
+        inputTokens: 10,
+        outputTokens: 2,
+        costUsd: 0.5,
+      });
+      expect(store.loadTurns(session.id)).toEqual([
+        { turn: 1, message: message('one') },
+        { turn: 1, message: message('two') },
+      ]);
+      expect(store.sessionUsage(session.id)).toMatchObject({ inputTokens: 10, costUsd: 0.5, records: 1 });
+    });
+
+    it('stores neither when the usage cannot be written', () => {
+      const { store } = temp();
+      const session = store.createSession({ projectRoot: '/r', cwd: '/r' });
+      const bad = { inputTokens: null, outputTokens: 1 } as unknown as {
+        inputTokens: number;
+        outputTokens: number;
+      };
+      expect(() => store.commitTurn(session.id, 1, [message('lost')], bad)).toThrow(/NOT NULL/);
+      expect(store.loadTurns(session.id)).toEqual([]);
+      expect(store.sessionUsage(session.id).records).toBe(0);
+    });
+  });
 });

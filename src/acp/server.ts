@@ -137,6 +137,9 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       canElicit = Boolean(params.clientCapabilities?.elicitation?.form);
       setImmediate(() => {
         loading ??= importSessionModules();
+        // The sandbox probe (a bwrap start, tens of ms) runs while those modules load, before `session/new`
+        // names the project; a session whose config turns the sandbox off never uses its result.
+        void probeSandboxAhead('auto');
       });
       return {
         protocolVersion: PROTOCOL_VERSION,

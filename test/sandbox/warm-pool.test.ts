@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxSettings } from '../../src/sandbox/policy.js';
@@ -8,22 +8,8 @@ import { WarmPool } from '../../src/sandbox/warm-pool.js';
 import { bashTool } from '../../src/tool/bash.js';
 import { createToolContext } from '../../src/tool/context.js';
 import type { ToolContext } from '../../src/tool/tool.js';
-import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
+import { bwrapTestsRun, hostProcessesWith, requireBwrap, testSandboxSettings } from '../support/bwrap.js';
 import { makeProject, type Project, run } from '../tool/fixture.js';
-
-/** Host processes whose command line holds `marker`. */
-function hostProcessesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
 
 describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
   beforeAll(requireBwrap);
@@ -44,16 +30,7 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     project = makeProject({ 'hello.txt': 'hi\n' });
     home = path.join(path.dirname(project.root), 'home');
     mkdirSync(home, { recursive: true });
-    settings = {
-      home,
-      configDir: path.join(home, '.config', 'cadre'),
-      readOnly: false,
-      network: true,
-      pidNamespace: true,
-      hide: [],
-      envAllow: [],
-      keyEnvNames: ['MY_MODEL_KEY'],
-    };
+    settings = testSandboxSettings(home);
   });
   afterEach(() => {
     for (const sandbox of opened.splice(0)) closeSandbox(sandbox);
@@ -88,6 +65,14 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+
+  it('passes the command byte for byte: quotes, backslashes, UTF-8, blank lines and a 60 KB here-document', async () => {
+    const { ctx } = sandboxed();
+    const text = `  lead\\back 'q' "dq" é中 $HOME\n\n\ttab\n`;
+    const command = `cat <<'EOF'\n${text}EOF\nprintf '%s' "${'x'.repeat(60_000)}" | wc -c`;
+    expect(await bash(ctx, command)).toBe(`${text}60000\n[exit code 0]`);
+    expect(await bash(ctx, 'printf "%s|" "$0" "$#"')).toBe('bash|0|\n[exit code 0]');
   });
 
   it('keeps parallel calls apart: each gets its own server and only its own output', async () => {

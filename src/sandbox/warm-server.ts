@@ -17,6 +17,12 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * `OLDPWD` and `SHLVL` arrive renamed (`CADRE_WARM_*`) and are restored just before the exec, so the command's
  * bash starts from exactly the environment a per-call spawn would give it. The script is
  * warm-server.bash.txt.
+ *
+ * What a call cannot do: read or inject requests (the server's stdio are sockets, which `/proc/N/fd` does
+ * not reopen), outlive its call (the reap), or write into the next call's output (nothing but the server is
+ * left to write). What it can, where ptrace between processes of one user is allowed (no Yama, or
+ * `ptrace_scope` 0): attach to its own server and subvert it, and so persist in this sandbox across later
+ * calls of the same policy — never beyond that policy, which is the same wall a per-call bwrap gives.
  */
 
 /** The variables the server's own bash rewrites, carried through under other names. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,22 +9,8 @@ import { bashTool } from '../../src/tool/bash.js';
 import { createToolContext } from '../../src/tool/context.js';
 import { createShellJobs } from '../../src/tool/shell-jobs.js';
 import type { ToolContext } from '../../src/tool/tool.js';
-import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
+import { bwrapTestsRun, hostProcessesWith, requireBwrap, testSandboxSettings } from '../support/bwrap.js';
 import { makeProject, type Project, run } from '../tool/fixture.js';
-
-/** Host processes whose command line holds `marker` (a PID namespace hides its pids from the host's view). */
-function hostProcessesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
 
 describe.runIf(bwrapTestsRun)('commands in the bwrap sandbox', () => {
   beforeAll(requireBwrap);
@@ -44,16 +30,7 @@ describe.runIf(bwrapTestsRun)('commands in the bwrap sandbox', () => {
     mkdirSync(path.join(home, '.ssh'), { recursive: true });
     writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
     writeFileSync(path.join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_secret\n');
-    settings = {
-      home,
-      configDir: path.join(home, '.config', 'cadre'),
-      readOnly: false,
-      network: true,
-      pidNamespace: true,
-      hide: [],
-      envAllow: [],
-      keyEnvNames: ['MY_MODEL_KEY'],
-    };
+    settings = testSandboxSettings(home);
   });
   afterEach(() => project.cleanup());
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxSettings } from '../../src/sandbox/policy.js';
@@ -8,22 +8,8 @@ import { WarmPool } from '../../src/sandbox/warm-pool.js';
 import { bashTool } from '../../src/tool/bash.js';
 import { createToolContext } from '../../src/tool/context.js';
 import type { ToolContext } from '../../src/tool/tool.js';
-import { bwrapTestsRun, requireBwrap } from '../support/bwrap.js';
+import { bwrapTestsRun, hostProcessesWith, requireBwrap, testSandboxSettings } from '../support/bwrap.js';
 import { makeProject, type Project, run } from '../tool/fixture.js';
-
-/** Host processes whose command line holds `marker`. */
-function hostProcessesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
 
 describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
   beforeAll(requireBwrap);
@@ -44,16 +30,7 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     project = makeProject({ 'hello.txt': 'hi\n' });
     home = path.join(path.dirname(project.root), 'home');
     mkdirSync(home, { recursive: true });
-    settings = {
-      home,
-      configDir: path.join(home, '.config', 'cadre'),
-      readOnly: false,
-      network: true,
-      pidNamespace: true,
-      hide: [],
-      envAllow: [],
-      keyEnvNames: ['MY_MODEL_KEY'],
-    };
+    settings = testSandboxSettings(home);
   });
   afterEach(() => {
     for (const sandbox of opened.splice(0)) closeSandbox(sandbox);

@@ -979,6 +979,7 @@ export class AgentRuntime {
     this.closing ??= (async () => {
       this.subagents.cancelAll('the session was closed');
       await this.subagents.settled();
+      await this.subagents.closeBackend();
       this.lifetime.abort(new Error('session closed'));
       this.context.jobs.killAll();
       if (!this.options.sandbox) closeSandbox(this.sandbox);

@@ -1,50 +1,102 @@
-import { git, gitRun } from '../worktree/git.js';
+import { randomUUID } from 'node:crypto';
+import { GitError, type GitResult, gitRun } from '../worktree/git.js';
+
+type RunGit = (cwd: string, args: readonly string[]) => Promise<GitResult>;
+
+/** Job ids pushed at least this many at a time: the next items of a fleet find theirs already there. */
+export const BASE_REFS_AHEAD = 8;
+
+/** The base refs of one commit pushed from one checkout. */
+interface Base {
+  top: string;
+  sha: string;
+  /** Jobs holding a ref: the refs go once none does. */
+  users: number;
+  /** Pushed and handed to a job. */
+  taken: string[];
+  /** Pushed, for the next jobs from this commit. */
+  ready: string[];
+  pushing?: Promise<void>;
+}
 
 /**
- * The job bases this root pushed to the shared repository (issue 18): one ref per commit,
- * `refs/cadre/base/<sha>`, pushed once however many tasks start from it (a fleet's items share their
- * base) and dropped once the last of them ended. Pushes and drops of one commit run in order.
+ * The job bases this root pushes to the shared repository (issue 18): one ref per job,
+ * `refs/cadre/base/<job id>`, so two roots (or two batches) sharing a repository never race on one ref.
+ * Ids are made before their jobs, several per `git push` (all the items a fleet admits at once, and as many
+ * again for the ones after them), so most jobs find their ref pushed already. The refs of a commit are
+ * dropped together, in one push, once the last task from it has been reconciled.
  */
 export class BaseRefs {
-  private readonly users = new Map<string, number>();
-  private readonly chain = new Map<string, Promise<unknown>>();
+  private readonly bases = new Map<string, Base>();
 
-  constructor(private readonly repository: string) {}
+  constructor(
+    private readonly repository: string,
+    private readonly run: RunGit = gitRun,
+  ) {}
 
-  /** The ref holding `sha` in the shared repository, pushed from `top` if this root has not yet. */
-  async acquire(top: string, sha: string): Promise<string> {
-    const ref = baseRef(sha);
-    const users = this.users.get(sha) ?? 0;
-    this.users.set(sha, users + 1);
-    if (users === 0) this.inOrder(sha, () => git(top, ['push', '-q', this.repository, `${sha}:${ref}`]));
+  /** A job id whose ref in the shared repository holds `sha` (pushed from `top` if none is ready). */
+  async acquire(top: string, sha: string): Promise<{ id: string; ref: string }> {
+    const key = `${top}\0${sha}`;
+    let base = this.bases.get(key);
+    if (!base) {
+      base = { top, sha, users: 0, taken: [], ready: [] };
+      this.bases.set(key, base);
+    }
+    base.users++;
     try {
-      await this.chain.get(sha);
+      for (;;) {
+        const id = base.ready.shift();
+        if (id !== undefined) {
+          base.taken.push(id);
+          return { id, ref: baseRef(id) };
+        }
+        base.pushing ??= this.pushAhead(base);
+        await base.pushing;
+      }
     } catch (error) {
       this.release(top, sha);
       throw error;
     }
-    return ref;
   }
 
-  /** A task from `sha` ended: the ref goes once no task of this root needs it (never awaited). */
-  release(top: string, sha: string): void {
-    const users = (this.users.get(sha) ?? 1) - 1;
-    if (users > 0) {
-      this.users.set(sha, users);
-      return;
+  /**
+   * A job from `sha` was reconciled; after the last one, every ref of the commit goes in one push.
+   * Resolves once they are gone; rejects with git's reason.
+   */
+  async release(top: string, sha: string): Promise<void> {
+    const key = `${top}\0${sha}`;
+    const base = this.bases.get(key);
+    if (!base) return;
+    base.users--;
+    if (base.users > 0) return;
+    this.bases.delete(key);
+    // A push still running adds refs the drop must include.
+    await base.pushing?.catch(() => undefined);
+    const refs = [...base.taken, ...base.ready].map((id) => `:${baseRef(id)}`);
+    if (refs.length > 0) await this.push(top, refs);
+  }
+
+  private async pushAhead(base: Base): Promise<void> {
+    const count = Math.max(BASE_REFS_AHEAD, 2 * base.users);
+    const ids = Array.from({ length: count }, () => randomUUID());
+    try {
+      await this.push(
+        base.top,
+        ids.map((id) => `${base.sha}:${baseRef(id)}`),
+      );
+      base.ready.push(...ids);
+    } finally {
+      base.pushing = undefined;
     }
-    this.users.delete(sha);
-    this.inOrder(sha, () => gitRun(top, ['push', '-q', this.repository, `:${baseRef(sha)}`]));
   }
 
-  private inOrder(sha: string, step: () => Promise<unknown>): void {
-    const previous = this.chain.get(sha) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(step);
-    next.catch(() => undefined);
-    this.chain.set(sha, next);
+  private async push(top: string, refspecs: string[]): Promise<void> {
+    const args = ['push', '-q', this.repository, ...refspecs];
+    const result = await this.run(top, args);
+    if (result.code !== 0) throw new GitError(args.slice(0, 3), result);
   }
 }
 
-export function baseRef(sha: string): string {
-  return `refs/cadre/base/${sha}`;
+export function baseRef(jobId: string): string {
+  return `refs/cadre/base/${jobId}`;
 }

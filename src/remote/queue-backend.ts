@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { LoopResult } from '../agent/loop.js';
@@ -19,7 +20,7 @@ import { ClaimDeadlockError, type Lease } from '../subagent/scheduler.js';
 import type { PreparedWriter } from '../subagent/writer.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
 import { inspectRepo } from '../worktree/repo.js';
-import { BaseRefs, baseRef } from './base-refs.js';
+import { BaseRefs } from './base-refs.js';
 import { type JobSpec, signJob } from './job.js';
 import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
 import {
@@ -40,6 +41,9 @@ import { CADRE_VERSION } from './version.js';
 
 /** Connections are closed this long after the last remote task ended (a fleet's next item reuses them). */
 const LINGER_MS = 250;
+
+/** Opened at the start of a session, the link waits this long for a first task before it closes again. */
+const WARM_MS = 60_000;
 
 type Outcome = { result: RemoteResult } | { failed: string };
 
@@ -64,6 +68,7 @@ class Link {
   private eventsConnection!: Redis;
   readonly watches = new Map<string, JobWatch>();
   private readonly reconnected = new Set<() => void>();
+  private readonly abandoned = new Set<string>();
   private down = false;
 
   constructor(
@@ -71,6 +76,17 @@ class Link {
     private readonly warn: (message: string) => void,
     private readonly outageAction: string,
   ) {}
+
+  /**
+   * Loads the client libraries and connects ahead of the first task, so its dispatch waits for neither;
+   * closed again when no task came within WARM_MS. A failure here is the first task's to report.
+   */
+  warm(): void {
+    if (this.opening) return;
+    this.opening = this.open();
+    this.opening.catch(() => undefined);
+    this.closer = setTimeout(() => void this.close(), WARM_MS);
+  }
 
   /** Open and reachable, or throws why not. */
   async acquire(): Promise<void> {
@@ -92,20 +108,39 @@ class Link {
     this.closer = setTimeout(() => void this.close(), LINGER_MS);
   }
 
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  /**
+   * Takes a job this root gave up on out of the queue, so no worker runs it later; one Redis could not
+   * be told about is taken out once the connection is back.
+   */
+  abandon(jobId: string): void {
+    this.queue.remove(jobId).catch(() => this.abandoned.add(jobId));
+  }
+
   /** Called when the connection is back after an outage. */
   onReconnect(listener: () => void): () => void {
     this.reconnected.add(listener);
     return () => this.reconnected.delete(listener);
   }
 
-  private async open(): Promise<void> {
+  /** A failed open is forgotten: the next task tries again. */
+  private open(): Promise<void> {
+    return this.connectAll().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+  }
+
+  private async connectAll(): Promise<void> {
     this.libs ??= await loadQueueLibraries();
     const commands = connect(this.libs, this.url, false);
     try {
       await ready(commands);
     } catch (error) {
       commands.disconnect();
-      this.opening = undefined;
       throw error;
     }
     this.commands = commands;
@@ -120,6 +155,8 @@ class Link {
       if (!this.down) return;
       this.down = false;
       this.warn(`reconnected to Redis at ${describeRedis(this.url)}`);
+      for (const jobId of this.abandoned) void this.queue.remove(jobId).catch(() => undefined);
+      this.abandoned.clear();
       for (const listener of this.reconnected) listener();
     });
     this.queue = new this.libs.bullmq.Queue(QUEUE_NAME, { connection: commands });
@@ -127,18 +164,27 @@ class Link {
     this.events = new this.libs.bullmq.QueueEvents(QUEUE_NAME, { connection: this.eventsConnection });
     this.events.on('failed', ({ jobId, failedReason }) => this.watches.get(jobId)?.failed(failedReason));
     this.events.on('stalled', ({ jobId }) => this.watches.get(jobId)?.stalled());
-    await this.events.waitUntilReady();
+    try {
+      await this.events.waitUntilReady();
+    } catch (error) {
+      this.eventsConnection.disconnect();
+      commands.disconnect();
+      throw error;
+    }
   }
 
-  private async close(): Promise<void> {
+  async close(): Promise<void> {
+    clearTimeout(this.closer);
     if (this.users > 0 || !this.opening) return;
     const opened = this.opening;
     this.opening = undefined;
     await opened.catch(() => undefined);
-    await this.events?.close().catch(() => undefined);
-    await this.queue?.close().catch(() => undefined);
-    this.eventsConnection?.disconnect();
-    this.commands?.disconnect();
+    // Taken at once: a task starting meanwhile opens connections of its own, not these.
+    const { events, queue, eventsConnection, commands } = this;
+    await events?.close().catch(() => undefined);
+    await queue?.close().catch(() => undefined);
+    eventsConnection?.disconnect();
+    commands?.disconnect();
   }
 }
 
@@ -158,6 +204,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
       ? 'new tasks run locally meanwhile (fallback: local)'
       : 'new tasks fail meanwhile (set workers.fallback "local" to run them here)',
   );
+  link.warm();
   const bases = new BaseRefs(settings.repository as string);
   const warned = new Set<string>();
   const warnOnce = (message: string) => {
@@ -167,8 +214,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
   };
   return {
     async run(child, prepared, signal, lease, onDeadlock) {
-      // Reaching Redis (a cold run loads its client libraries) and pushing the base both take a while:
-      // they happen at once.
+      // Reaching Redis and pushing the base both take a while: they happen at once.
       const linking = link.acquire().then(
         () => undefined,
         (error: Error) => error.message,
@@ -180,13 +226,13 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       const commit = base.base;
-      const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve('');
+      const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve(undefined);
       pushing.catch(() => undefined);
       const unreachable = await linking;
       if (unreachable !== undefined) {
         if (commit)
           await pushing.then(
-            () => bases.release(commit.top, commit.sha),
+            () => dropBase(bases, commit, warn),
             () => undefined,
           );
         if (settings.fallback !== 'local') throw new Error(`${unreachable}; the task was not run`);
@@ -194,14 +240,30 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
         return local.run(child, prepared, signal, lease, onDeadlock);
       }
       try {
-        await pushing;
+        const ref = await pushing;
         const queue = { link, bases, settings };
-        return await runRemote(host, queue, child, prepared, commit, signal, lease, onDeadlock);
+        const job: RemoteJob =
+          ref && commit ? { id: ref.id, base: { ...commit, ref: ref.ref } } : { id: randomUUID() };
+        return await runRemote(host, queue, child, prepared, job, signal, lease, onDeadlock);
       } finally {
         link.release();
       }
     },
+    close: () => link.close(),
   };
+}
+
+/** A task from `base` was reconciled: its commit's refs go after the last one (a failed drop is said, not fatal). */
+async function dropBase(
+  bases: BaseRefs,
+  base: { top: string; sha: string },
+  warn: (message: string) => void,
+): Promise<void> {
+  await bases
+    .release(base.top, base.sha)
+    .catch((error: Error) =>
+      warn(`could not drop job bases (refs/cadre/base/*) from the shared repository: ${error.message}`),
+    );
 }
 
 /** The commit a job starts from; `local` says why a child cannot go to a worker and runs here instead. */
@@ -214,8 +276,17 @@ async function jobBase(
   if (prepared.worktree) return { base: { top: prepared.worktree.repoTop, sha: prepared.worktree.base } };
   if (child.task.tier === 'readwrite')
     return { local: 'read-write subagents serialized in the parent checkout run locally, not on workers' };
+  // A reader needs only the checkout and its HEAD commit (one git call, no status of the tree).
+  const head = await gitRun(host.projectRoot, [
+    'rev-parse',
+    '--show-toplevel',
+    '--verify',
+    '-q',
+    'HEAD^{commit}',
+  ]);
+  const [top, sha] = head.stdout.trim().split('\n');
+  if (head.code === 0 && top && sha) return { base: { top: realpathSync(top), sha } };
   const repo = await inspectRepo(host.projectRoot);
-  if (repo.kind === 'git' && repo.head) return { base: { top: repo.top, sha: repo.head } };
   return {
     local: `readonly subagents run locally: workers check out a commit, and ${repo.kind === 'none' ? repo.reason : 'the repository has no commits yet'}`,
   };
@@ -227,23 +298,22 @@ function jobSpec(
   settings: QueueSettings,
   child: ChildRun,
   prepared: PreparedWriter,
-  base: { sha: string } | undefined,
+  job: RemoteJob,
 ): JobSpec {
   const { task, profile, route, params } = child;
   const { root: _root, home: _home, ...options } = host.childGateOptions(profile);
   const turns = childTurns(child);
   const first = childFirstMessage(host, child);
   const timeoutSecs = profile?.timeoutSecs ?? 600;
-  const id = `${task.id}-${randomUUID().slice(0, 8)}`;
   const sandbox = host.sandbox?.settings;
   return {
-    id,
+    id: job.id,
     taskId: task.id,
     // Room to wait for a worker, to be retried once after a stall, and to run.
     expiresAt: Date.now() + settings.pickupTimeoutMs + 3 * settings.stalledAfterMs + timeoutSecs * 1000,
     version: CADRE_VERSION,
     repository: settings.repository ?? '',
-    base: base ? { ref: baseRef(base.sha), sha: base.sha } : undefined,
+    base: job.base && { ref: job.base.ref, sha: job.base.sha },
     branch: prepared.worktree?.branch,
     sandbox: {
       required: task.tier === 'toolless' ? 'none' : 'confining',
@@ -265,20 +335,26 @@ function jobSpec(
   };
 }
 
-/** One child on a worker, start to end; its `base` is pushed already, and dropped here when it ends. */
+/** A job's id and the base ref the root pushed for it (none for a toolless child). */
+interface RemoteJob {
+  id: string;
+  base?: { top: string; sha: string; ref: string };
+}
+
+/** One child on a worker, start to end; its base is pushed already, and dropped here once reconciled. */
 async function runRemote(
   host: SubagentHost,
   { link, bases, settings }: { link: Link; bases: BaseRefs; settings: QueueSettings },
   child: ChildRun,
   prepared: PreparedWriter,
-  base: { top: string; sha: string } | undefined,
+  job: RemoteJob,
   signal: AbortSignal,
   lease?: Lease,
   onDeadlock?: (error: ClaimDeadlockError) => void,
 ): Promise<LoopResult> {
   const { task } = child;
   const repository = settings.repository as string;
-  const spec = jobSpec(host, settings, child, prepared, base);
+  const spec = jobSpec(host, settings, child, prepared, job);
   openChildSession(host, child, prepared.root, childFirstMessage(host, child));
   const reader = connect(link.libs, settings.redis, true);
   let pushed: string | undefined;
@@ -312,7 +388,7 @@ async function runRemote(
             return;
           }
           orphaned ??= setTimeout(() => {
-            void link.queue.remove(spec.id).catch(() => undefined);
+            link.abandon(spec.id);
             finish({
               failed: `worker ${worker} stopped responding and no worker took the job over within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); ${pushed ? `branch ${spec.branch} keeps what it committed` : 'it had committed nothing'}`,
             });
@@ -326,16 +402,21 @@ async function runRemote(
     const asks = new Map<string, AbortController>();
     const pickup = setTimeout(() => {
       if (worker) return;
-      void link.queue.remove(spec.id).catch(() => undefined);
+      link.abandon(spec.id);
       const refused = [...refusals].map(([name, reason]) => `worker ${name} refused it: ${reason}`);
+      const why = link.isDown
+        ? `Redis at ${describeRedis(settings.redis)} is unreachable`
+        : refused.length > 0
+          ? refused.join('; ')
+          : `is a cadre worker running against ${describeRedis(settings.redis)}?`;
       finish({
-        failed: `no worker took the job within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); ${refused.length > 0 ? refused.join('; ') : `is a cadre worker running against ${describeRedis(settings.redis)}?`}`,
+        failed: `no worker took the job within ${settings.pickupTimeoutMs} ms (workers.pickup_timeout_ms); ${why}`,
       });
     }, settings.pickupTimeoutMs);
     const onAbort = () => {
       const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
       if (!worker) {
-        void link.queue.remove(spec.id).catch(() => undefined);
+        link.abandon(spec.id);
         finish({ failed: reason });
         return;
       }
@@ -438,12 +519,19 @@ async function runRemote(
   });
   // The task has ended: its slot and claims go to the next task while its work is fetched home.
   lease?.release();
-  if (base) bases.release(base.top, base.sha);
   reader.disconnect();
   void link.commands.del(eventsKey(spec.id), repliesKey(spec.id)).catch(() => undefined);
   const head = 'result' in outcome ? (outcome.result.head ?? pushed) : pushed;
-  if (prepared.worktree)
-    await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
+  // No worker needs the base any more: it goes while the work comes home.
+  const dropping =
+    job.base &&
+    dropBase(bases, job.base, (message) => host.emit({ type: 'warning', agent: task.id, message }));
+  try {
+    if (prepared.worktree)
+      await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
+  } finally {
+    await dropping;
+  }
   if ('failed' in outcome)
     return {
       text: '',

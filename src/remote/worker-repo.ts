@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { git, gitRun, withRepoLock } from '../worktree/git.js';
+import { GitError, git, gitRun, withRepoLock } from '../worktree/git.js';
 
 /** A checkout a worker made for one job, and the store it belongs to. */
 export interface JobCheckout {
@@ -9,16 +10,21 @@ export interface JobCheckout {
   /** The worker's cache of the shared repository (a bare store): the writer's git dir lives in it. */
   store: string;
   branch?: string;
-  /** The refs the checkout fetched into the store (removed with it). */
-  fetched: string[];
 }
 
 /**
  * The worker's cache of the shared repository under `dir`: a bare store that fetches only what it lacks
- * (the job's base, and a task branch a worker before it pushed), with one worktree per job.
+ * (the job's base, and a task branch a worker before it pushed), with one worktree per job. Only git's
+ * records in the store change under its lock; the files of a checkout are written and removed outside it,
+ * so a worker's slots do not wait for each other's files.
  */
 export class WorkerRepo {
   readonly store: string;
+  /**
+   * Commits this worker has put in its store: their checkouts go straight to the worktree (and look
+   * again only when that fails, e.g. after a gc dropped them).
+   */
+  private readonly known = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -50,16 +56,9 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    return this.locked(async () => {
+    const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
+    await this.locked(async () => {
       await this.init();
-      const local = `refs/cadre/jobs/${jobId}`;
-      // Only what the store lacks: a fleet's items share their base, fetched by the first of them.
-      const fetched: string[] = [];
-      const have = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
-      if (have.code !== 0) {
-        await git(this.store, ['fetch', '-q', '--no-tags', this.repository, `+${base.ref}:${local}`]);
-        fetched.push(local);
-      }
       let start = base.sha;
       if (branch && retried) {
         const pushed = await gitRun(this.store, [
@@ -67,24 +66,34 @@ export class WorkerRepo {
           '-q',
           '--no-tags',
           this.repository,
-          `+refs/heads/${branch}:${local}-branch`,
+          `refs/heads/${branch}`,
         ]);
-        if (pushed.code === 0) {
-          fetched.push(`${local}-branch`);
-          start = await git(this.store, ['rev-parse', `${local}-branch`]);
-        }
+        if (pushed.code === 0) start = await git(this.store, ['rev-parse', 'FETCH_HEAD']);
       }
-      const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
       const args = branch
-        ? ['worktree', 'add', '-q', '-B', branch, path, start]
-        : ['worktree', 'add', '-q', '--detach', path, start];
-      if ((await gitRun(this.store, args)).code !== 0) {
-        // A worktree a killed run of this worker left behind blocks the branch: pruned, then again.
-        await gitRun(this.store, ['worktree', 'prune']);
-        await git(this.store, args);
-      }
-      return { path, store: this.store, branch, fetched };
+        ? ['worktree', 'add', '-q', '--no-checkout', '-B', branch, path, start]
+        : ['worktree', 'add', '-q', '--no-checkout', '--detach', path, start];
+      const add = async () => (await gitRun(this.store, args)).code === 0;
+      if (this.known.has(base.sha) && (await add())) return;
+      // Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
+      // Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
+      const have = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
+      if (have.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
+      this.known.add(base.sha);
+      if (await add()) return;
+      // A worktree a killed run of this worker left behind blocks the branch or the path: gone, then again.
+      rmSync(path, { recursive: true, force: true });
+      await gitRun(this.store, ['worktree', 'prune']);
+      await git(this.store, args);
     });
+    const checkout = { path, store: this.store, branch };
+    // The files, outside the store's lock: the worktree's index is its own.
+    const filled = await gitRun(path, ['reset', '-q', '--hard']);
+    if (filled.code !== 0) {
+      await this.remove(checkout);
+      throw new GitError(['reset', '-q', '--hard'], filled);
+    }
+    return checkout;
   }
 
   /** The checkout's HEAD commit. */
@@ -109,13 +118,13 @@ export class WorkerRepo {
     return `${patch}\n`;
   }
 
-  /** Removes the job's worktree, branch and fetched refs: the root retains the work, not the worker. */
+  /** Removes the job's worktree and branch: the root retains the work, not the worker. */
   async remove(checkout: JobCheckout): Promise<void> {
+    await rm(checkout.path, { recursive: true, force: true });
     await this.locked(async () => {
-      const removed = await gitRun(this.store, ['worktree', 'remove', '--force', checkout.path]);
-      if (removed.code !== 0) await gitRun(this.store, ['worktree', 'prune']);
-      if (checkout.branch) await gitRun(this.store, ['branch', '-D', checkout.branch]);
-      for (const ref of checkout.fetched) await gitRun(this.store, ['update-ref', '-d', ref]);
+      await gitRun(this.store, ['worktree', 'prune']);
+      // Plumbing: deletes the branch whatever git's records of the removed worktree still say.
+      if (checkout.branch) await gitRun(this.store, ['update-ref', '-d', `refs/heads/${checkout.branch}`]);
     });
   }
 }

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LanguageModel } from 'ai';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { EmitEvent } from '../agent/events.js';
@@ -95,6 +96,7 @@ export class CadreWorker {
   private readonly tidying = new Set<Promise<void>>();
   /** Jobs this worker refused (logged and reported home once, however often they are offered again). */
   private readonly refused = new Set<string>();
+  private readonly repos = new Map<string, WorkerRepo>();
 
   constructor(private readonly options: WorkerOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -225,7 +227,8 @@ export class CadreWorker {
   private async accepted(jobId: string, spec: JobSpec, retried: boolean): Promise<RemoteResult> {
     const { options } = this;
     options.log(`job ${jobId}: task ${spec.taskId} (${spec.tier}) started`);
-    await this.send(jobId, { k: 'started', worker: options.name });
+    // Not waited for: the job's messages keep their order on the one connection, and the checkout starts now.
+    void this.send(jobId, { k: 'started', worker: options.name });
     const cleanup: (() => Promise<void>)[] = [];
     try {
       const result = await this.runJob(jobId, spec, retried, cleanup);
@@ -243,13 +246,25 @@ export class CadreWorker {
     }
   }
 
-  private route(spec: JobSpec): ModelRoute {
+  /** The worker's cache of `repository`, one for all its jobs. */
+  private repo(repository: string): WorkerRepo {
+    let repo = this.repos.get(repository);
+    if (!repo) {
+      repo = new WorkerRepo(this.options.dir, repository);
+      this.repos.set(repository, repo);
+    }
+    return repo;
+  }
+
+  /** The job's model through this worker's own provider entry for its alias. */
+  private async model(spec: JobSpec): Promise<{ route: ModelRoute; language: LanguageModel }> {
     const { config } = this.options.loaded;
     const base = spec.model.alias
       ? aliasRoute(config, spec.model.alias, this.options.env)
       : resolveMainRoute(config, {}, this.options.env);
     if (!base) throw new JobRefused(`this worker has no provider alias "${spec.model.alias}"`);
-    return { ...base, model: spec.model.model };
+    const route = { ...base, model: spec.model.model };
+    return { route, language: await createLanguageModel(route) };
   }
 
   private async runJob(
@@ -267,12 +282,17 @@ export class CadreWorker {
       controller.abort(new Error(reason)),
     );
     replies.start();
-    const repo = spec.base ? new WorkerRepo(options.dir, spec.repository) : undefined;
+    // The model client is made while the checkout is: neither waits for the other.
+    const model = this.model(spec);
+    model.catch(() => undefined);
+    const repo = spec.base ? this.repo(spec.repository) : undefined;
     let checkout: JobCheckout | undefined;
     let scratch: string | undefined;
     let pushed: string | undefined;
+    /** Whether the child ran a tool: a child that ran none changed nothing (no git calls to find out). */
+    let acted = false;
     const pushIfMoved = async () => {
-      if (!repo || !checkout?.branch) return;
+      if (!repo || !checkout?.branch || !acted) return;
       const head = await repo.head(checkout);
       if (head === pushed || head === spec.base?.sha) return;
       pushed = await repo.push(checkout);
@@ -292,11 +312,15 @@ export class CadreWorker {
         cleanup.push(async () => rmSync(made, { recursive: true, force: true }));
       }
       const root = checkout?.path ?? (scratch as string);
-      const loop = await this.runChild(jobId, spec, root, signal, replies, pushIfMoved, (error) =>
+      const afterTool = () => {
+        acted = true;
+        return pushIfMoved();
+      };
+      const loop = await this.runChild(jobId, spec, root, await model, signal, replies, afterTool, (error) =>
         controller.abort(error),
       );
       await pushIfMoved();
-      const patch = repo && checkout?.branch ? await repo.uncommitted(checkout) : undefined;
+      const patch = repo && checkout?.branch && acted ? await repo.uncommitted(checkout) : undefined;
       return {
         worker: options.name,
         stopReason: timeout.aborted ? 'cancelled' : loop.stopReason,
@@ -326,6 +350,7 @@ export class CadreWorker {
     jobId: string,
     spec: JobSpec,
     root: string,
+    model: { route: ModelRoute; language: LanguageModel },
     signal: AbortSignal,
     replies: ReplyChannel,
     afterTool: () => Promise<void>,
@@ -369,12 +394,12 @@ export class CadreWorker {
     }));
     const visible = new Set(gate.visibleTools(tools));
     const context = createToolContext({ root, agent: spec.taskId, sessionId: jobId, signal, sandbox });
-    const route = this.route(spec);
+    const { route, language } = model;
     const ask: Asker = (request, askSignal) => replies.ask(request, askSignal, spec.askTimeoutMs, send);
     try {
       return await runAgentLoop({
         agent: spec.taskId,
-        callModel: sdkModelCaller(await createLanguageModel(route), route, spec.model.params),
+        callModel: sdkModelCaller(language, route, spec.model.params),
         system: spec.system,
         messages: [{ role: 'user', content: spec.prompt }],
         toolSpecs: toolSpecsFor(tools.filter((t) => visible.has(t.name))),

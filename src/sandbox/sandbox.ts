@@ -198,6 +198,7 @@ export function warmSpec(
     bwrapArgs: bwrapArgs(policy),
     env: bwrapEnv(policy, scrubbed),
     root: policy.root,
+    policy: JSON.stringify(policy),
   };
 }
 

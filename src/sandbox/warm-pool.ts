@@ -85,19 +85,24 @@ export class WarmCall extends EventEmitter {
   }
 }
 
-/** What identifies a server: the exact bwrap arguments and environment (any change: another server). */
+/** What identifies a server: its policy and the exact bwrap arguments and environment it gave. */
 export interface ServerSpec {
   bwrapArgs: string[];
   env: NodeJS.ProcessEnv;
   /** Where the server itself starts (the policy's root); each call enters its own cwd. */
   root: string;
+  /**
+   * The policy the arguments were made from. When the same policy gives other arguments or environment
+   * (a hidden path appeared), the servers made for the old ones are stale: stopped, not kept.
+   */
+  policy: string;
 }
 
 function keyOf(spec: ServerSpec): string {
   const env = Object.entries(spec.env)
     .filter(([, value]) => value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([spec.bwrapArgs, env, spec.root]);
+  return JSON.stringify([spec.bwrapArgs, env, spec.root, spec.policy]);
 }
 
 export interface WarmPoolOptions {
@@ -112,18 +117,22 @@ export interface WarmPoolOptions {
 
 interface Idle {
   key: string;
+  policy: string;
   server: WarmServer;
   since: number;
 }
 
 /**
  * The warm servers of one session (SPEC 9, issue 17). A call takes an idle server started for exactly its
- * sandbox, or starts one; one server runs one call at a time, so parallel calls use several. A policy that
- * changed since (a hidden path that appeared, another root, other grants) gives other arguments and so
- * another server: nothing a server was started with outlives the policy that asked for it.
+ * sandbox, or starts one; one server runs one call at a time, so parallel calls use several. A policy whose
+ * arguments changed since (a hidden or read-only path that appeared) gets a new server and its servers of
+ * the old arguments are stopped, idle ones at once and busy ones when their call ends: no server that could
+ * still see what is now hidden is kept.
  */
 export class WarmPool {
   private idle: Idle[] = [];
+  /** The newest server key of each policy. */
+  private readonly current = new Map<string, string>();
   private readonly live = new Set<WarmServer>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -143,7 +152,7 @@ export class WarmPool {
   /** Runs `command` in `cwd` on a server for `spec`; `fallback` spawns it per call if no server starts. */
   run(spec: ServerSpec, command: string, cwd: string, fallback: () => ChildProcess): WarmCall {
     const call = new WarmCall();
-    const key = keyOf(spec);
+    const key = this.currentKey(spec);
     const server = this.closed ? undefined : (this.take(key) ?? this.start(spec));
     if (!server) {
       call.adopt(fallback());
@@ -165,7 +174,7 @@ export class WarmPool {
             'error',
             Object.assign(new Error(`spawn bash ENOENT (no directory ${cwd})`), { code: 'ENOENT' }),
           );
-        if (server.state === 'idle') this.release(key, server);
+        if (server.state === 'idle') this.release(key, spec.policy, server);
         call.finish(ending);
       },
     });
@@ -175,9 +184,9 @@ export class WarmPool {
   /** Starts a server for `spec` ahead of the first call, unless one is already waiting. */
   prewarm(spec: ServerSpec): void {
     if (this.closed) return;
-    const key = keyOf(spec);
+    const key = this.currentKey(spec);
     if (this.idle.some((entry) => entry.key === key)) return;
-    this.release(key, this.start(spec));
+    this.release(key, spec.policy, this.start(spec));
   }
 
   /** Stops every server (the session is over). */
@@ -209,12 +218,23 @@ export class WarmPool {
     return entry.server;
   }
 
-  private release(key: string, server: WarmServer): void {
-    if (this.closed) {
+  /** The key of `spec`, now its policy's newest: idle servers of that policy's older keys are stopped. */
+  private currentKey(spec: ServerSpec): string {
+    const key = keyOf(spec);
+    if (this.current.get(spec.policy) !== key) {
+      this.current.set(spec.policy, key);
+      for (const entry of this.idle.filter((e) => e.policy === spec.policy && e.key !== key))
+        entry.server.kill();
+    }
+    return key;
+  }
+
+  private release(key: string, policy: string, server: WarmServer): void {
+    if (this.closed || this.current.get(policy) !== key) {
       server.kill();
       return;
     }
-    this.idle.push({ key, server, since: this.now() });
+    this.idle.push({ key, policy, server, since: this.now() });
     while (this.idle.length > this.maxIdle) this.idle.shift()?.server.kill();
     this.scheduleSweep();
   }

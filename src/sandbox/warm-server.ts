@@ -6,7 +6,7 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
 
 /**
  * One warm bash server inside a long-lived bwrap (issue 15/17: a fresh bwrap per call costs more than the
- * whole call). It runs one call at a time: reads `token NUL cwd NUL command NUL` on stdin, runs
+ * whole call). It runs one call at a time: reads `token NUL cwd NUL length NUL command` on stdin, runs
  * `exec bash -c command` in a forked child with stdin /dev/null, waits, then SIGKILLs every other process
  * left in its PID namespace (`&`, `nohup` and `setsid` stragglers alike: what a per-call PID namespace did),
  * and only then writes the call's random token on stderr and `token status` on stdout. Nothing but the server
@@ -17,6 +17,12 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * `OLDPWD` and `SHLVL` arrive renamed (`CADRE_WARM_*`) and are restored just before the exec, so the command's
  * bash starts from exactly the environment a per-call spawn would give it. The script is
  * warm-server.bash.txt.
+ *
+ * What a call cannot do: read or inject requests (the server's stdio are sockets, which `/proc/N/fd` does
+ * not reopen), outlive its call (the reap), or write into the next call's output (nothing but the server is
+ * left to write). What it can, where ptrace between processes of one user is allowed (no Yama, or
+ * `ptrace_scope` 0): attach to its own server and subvert it, and so persist in this sandbox across later
+ * calls of the same policy — never beyond that policy, which is the same wall a per-call bwrap gives.
  */
 
 /** The variables the server's own bash rewrites, carried through under other names. */
@@ -158,7 +164,8 @@ export class WarmServer {
     this.hold(true);
     this.out.expect(token);
     this.err.expect(token);
-    this.child.stdin?.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${command}\0`)]));
+    const body = Buffer.from(command);
+    this.child.stdin?.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${body.length}\0`), body]));
   }
 
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */

@@ -18,6 +18,8 @@ export interface ChildBackend {
     lease?: Lease,
     onDeadlock?: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult>;
+  /** The session ends: what the backend holds between tasks is released. */
+  close?(): Promise<void>;
 }
 
 /** Today's in-process runner: the default, nothing to install. */
@@ -29,19 +31,23 @@ export function localBackend(host: SubagentHost): ChildBackend {
 }
 
 /**
- * The backend the config asks for: `workers.backend: "queue"` loads the Redis queue (and its client
- * libraries) on the first child only, so a run that never dispatches never loads them.
+ * The backend the config asks for. `workers.backend: "queue"` loads the Redis queue and its client
+ * libraries and connects at once, while the main agent's first turn runs, so the first dispatch waits
+ * for neither.
  */
 export function childBackend(host: SubagentHost): ChildBackend {
   const local = localBackend(host);
   if (host.config.workers?.backend !== 'queue') return local;
   // Checked now: a half-configured queue is a configuration error at start, not a failure of every task.
   const settings = queueSettings(host.config, host.env, 'root');
-  let queue: Promise<ChildBackend> | undefined;
+  // The client libraries (the bulk of the loading) start at once, beside the backend's own module.
+  import('../remote/redis.js').then((m) => m.loadQueueLibraries()).catch(() => undefined);
+  const queue = import('../remote/queue-backend.js').then((m) => m.queueBackend(host, local, settings));
+  // A failed load is reported by the first dispatch, which awaits it.
+  queue.catch(() => undefined);
   return {
-    run: async (child, prepared, signal, lease, onDeadlock) => {
-      queue ??= import('../remote/queue-backend.js').then((m) => m.queueBackend(host, local, settings));
-      return (await queue).run(child, prepared, signal, lease, onDeadlock);
-    },
+    run: async (child, prepared, signal, lease, onDeadlock) =>
+      (await queue).run(child, prepared, signal, lease, onDeadlock),
+    close: async () => (await queue.catch(() => undefined))?.close?.(),
   };
 }

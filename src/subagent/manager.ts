@@ -567,6 +567,11 @@ Its items belong to coordinator batch ${batch}; their results will be delivered 
     await Promise.all([...this.tasks.values()].map((t) => t.finished));
   }
 
+  /** Releases what the backend holds between tasks (the queue backend's Redis connections). */
+  async closeBackend(): Promise<void> {
+    await this.backend.close?.();
+  }
+
   cancelAll(reason = 'the session was cancelled'): void {
     for (const task of this.tasks.values())
       if (!TERMINAL_STATES.has(task.state)) task.controller.abort(new SubagentError(reason));

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BaseRefs } from '../../src/remote/base-refs.js';
+import { BASE_REFS_AHEAD, BaseRefs } from '../../src/remote/base-refs.js';
+import { gitRun } from '../../src/worktree/git.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,28 +31,71 @@ function baseRefs(shared: string): string {
   return git(shared, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/cadre/base');
 }
 
+/** A BaseRefs on real git that records the refspecs of each push it makes. */
+function recording(shared: string) {
+  const pushes: string[][] = [];
+  const bases = new BaseRefs(shared, (cwd, args) => {
+    pushes.push(args.slice(3));
+    return gitRun(cwd, args);
+  });
+  return { bases, pushes };
+}
+
 describe('BaseRefs', () => {
-  it('pushes a commit once for all the tasks starting from it, and drops it after the last', async () => {
+  it('gives each job a ref of its own, pushed ahead in one push for a fleet, all dropped after the last', async () => {
     const { root, shared, sha } = repos();
-    const bases = new BaseRefs(shared);
-    const [first, second] = await Promise.all([bases.acquire(root, sha), bases.acquire(root, sha)]);
-    expect(first).toBe(`refs/cadre/base/${sha}`);
-    expect(second).toBe(first);
-    expect(baseRefs(shared)).toBe(`${first} ${sha}`);
-    // One task still starts from it: nothing is dropped.
-    bases.release(root, sha);
-    expect(baseRefs(shared)).toBe(`${first} ${sha}`);
-    // The last one ended: dropped; a task after it pushes the commit again, after the drop.
-    bases.release(root, sha);
-    await expect.poll(() => baseRefs(shared)).toBe('');
-    expect(await bases.acquire(root, sha)).toBe(first);
-    expect(baseRefs(shared)).toBe(`${first} ${sha}`);
+    const { bases, pushes } = recording(shared);
+    // A fleet's first six items ask at once: one push carries their refs and refs for the next ones.
+    const first = await Promise.all(Array.from({ length: 6 }, () => bases.acquire(root, sha)));
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]).toHaveLength(BASE_REFS_AHEAD);
+    expect(new Set(first.map((job) => job.id)).size).toBe(6);
+    for (const job of first) expect(job.ref).toBe(`refs/cadre/base/${job.id}`);
+    expect(baseRefs(shared).split('\n')).toHaveLength(BASE_REFS_AHEAD);
+    for (const line of baseRefs(shared).split('\n')) expect(line).toMatch(new RegExp(` ${sha}$`));
+    // Later items take the refs pushed ahead, then push more (twice the jobs holding one) when none is left.
+    const later = await Promise.all(Array.from({ length: 4 }, () => bases.acquire(root, sha)));
+    expect(pushes.map((p) => p.length)).toEqual([BASE_REFS_AHEAD, 2 * 10 - 2]);
+    expect(new Set([...first, ...later].map((job) => job.id)).size).toBe(10);
+    // Nine jobs reconciled: the tenth still needs its ref, so nothing goes yet.
+    for (let i = 0; i < 9; i++) await bases.release(root, sha);
+    expect(pushes).toHaveLength(2);
+    expect(baseRefs(shared)).toContain(later[3]?.ref);
+    // The last one: every ref of the commit goes in one push.
+    await bases.release(root, sha);
+    expect(pushes).toHaveLength(3);
+    expect(pushes[2]?.every((refspec) => refspec.startsWith(':refs/cadre/base/'))).toBe(true);
+    expect(baseRefs(shared)).toBe('');
   });
 
-  it('a push that fails rejects with git’s reason and holds nothing', async () => {
+  it('two roots sharing a repository and a commit never touch each other’s refs', async () => {
+    const { root, shared, sha } = repos();
+    const one = new BaseRefs(shared);
+    const two = new BaseRefs(shared);
+    const [a, b] = await Promise.all([one.acquire(root, sha), two.acquire(root, sha)]);
+    expect(a.ref).not.toBe(b.ref);
+    expect(baseRefs(shared).split('\n')).toHaveLength(2 * BASE_REFS_AHEAD);
+    // The first root is done: its refs are gone, the second's job still finds its base.
+    await one.release(root, sha);
+    expect(baseRefs(shared).split('\n')).toHaveLength(BASE_REFS_AHEAD);
+    expect(baseRefs(shared)).not.toContain(a.ref);
+    expect(git(shared, 'rev-parse', b.ref)).toBe(sha);
+    await two.release(root, sha);
+    expect(baseRefs(shared)).toBe('');
+  });
+
+  it('a push that fails rejects every job waiting for it with git’s reason and holds nothing', async () => {
     const { root, shared } = repos();
     const bases = new BaseRefs(shared);
-    await expect(bases.acquire(root, 'e'.repeat(40))).rejects.toThrow(/git push/);
-    expect(git(shared, 'for-each-ref', 'refs/cadre/base')).toBe('');
+    const bad = 'e'.repeat(40);
+    const results = await Promise.allSettled([bases.acquire(root, bad), bases.acquire(root, bad)]);
+    for (const result of results)
+      expect(result).toMatchObject({
+        status: 'rejected',
+        reason: { message: expect.stringMatching(/^git push/) },
+      });
+    expect(baseRefs(shared)).toBe('');
+    // Nothing is held: a release of the failed commit has nothing to drop.
+    await bases.release(root, bad);
   });
 });

@@ -67,6 +67,14 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     }
   });
 
+  it('passes the command byte for byte: quotes, backslashes, UTF-8, blank lines and a 60 KB here-document', async () => {
+    const { ctx } = sandboxed();
+    const text = `  lead\\back 'q' "dq" é中 $HOME\n\n\ttab\n`;
+    const command = `cat <<'EOF'\n${text}EOF\nprintf '%s' "${'x'.repeat(60_000)}" | wc -c`;
+    expect(await bash(ctx, command)).toBe(`${text}60000\n[exit code 0]`);
+    expect(await bash(ctx, 'printf "%s|" "$0" "$#"')).toBe('bash|0|\n[exit code 0]');
+  });
+
   it('keeps parallel calls apart: each gets its own server and only its own output', async () => {
     const { sandbox, ctx } = sandboxed();
     const lines = (id: number) =>
@@ -137,7 +145,8 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     project.write('.env', 'DB_URL=postgres://secret\n');
     project.write('secrets/key', 'KEY\n');
     expect(await bash(ctx, 'cat .env; ls -A secrets; echo end')).toBe('end\n[exit code 0]');
-    expect(sandbox.pool?.size).toBe(2);
+    // The server that could still see them is stopped, not kept idle.
+    expect(sandbox.pool?.size).toBe(1);
   });
 
   it('keeps .git/hooks read-only when .git appears mid-session', async () => {
@@ -189,7 +198,7 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
     const pool = new WarmPool({ onStartFailure: (error) => failures.push(error) });
     try {
       const call = pool.run(
-        { bwrapArgs: ['--no-such-option'], env: { PATH: process.env.PATH }, root: '/' },
+        { bwrapArgs: ['--no-such-option'], env: { PATH: process.env.PATH }, root: '/', policy: 'p' },
         'x',
         '/',
         () => spawn('bash', ['-c', 'echo fallback'], { stdio: ['ignore', 'pipe', 'pipe'] }),
@@ -212,8 +221,24 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
     try {
       const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
       for (const name of ['A', 'B', 'C'])
-        pool.prewarm({ bwrapArgs: base, env: { PATH: process.env.PATH, NAME: name }, root: '/' });
+        pool.prewarm({ bwrapArgs: base, env: { PATH: process.env.PATH }, root: '/', policy: name });
       expect(pool.size).toBe(2);
+    } finally {
+      pool.close();
+    }
+  });
+
+  it('stops the servers of a policy’s older arguments once the policy gives new ones', async () => {
+    const pool = new WarmPool();
+    try {
+      const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
+      const spec = { bwrapArgs: base, env: { PATH: process.env.PATH }, root: '/', policy: 'p' };
+      pool.prewarm(spec);
+      pool.prewarm({ ...spec, policy: 'another policy' });
+      expect(pool.size).toBe(2);
+      // The same policy, now with /tmp hidden: the server of the old arguments goes.
+      pool.prewarm({ ...spec, bwrapArgs: [...base, '--tmpfs', '/tmp'] });
+      await vi.waitFor(() => expect(pool.size).toBe(2));
     } finally {
       pool.close();
     }
@@ -222,7 +247,7 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
   it('writes nothing into a closed pool: calls after close run per call', async () => {
     const pool = new WarmPool();
     pool.close();
-    const call = pool.run({ bwrapArgs: [], env: {}, root: '/' }, 'x', '/', () =>
+    const call = pool.run({ bwrapArgs: [], env: {}, root: '/', policy: 'p' }, 'x', '/', () =>
       spawn('bash', ['-c', 'exit 4'], { stdio: ['ignore', 'pipe', 'pipe'] }),
     );
     expect(await new Promise((resolve) => call.once('exit', resolve))).toBe(4);

@@ -154,14 +154,45 @@ const REAL_CALLS = [
   'rm -rf dist',
 ];
 
+/** Decisions run untimed first: the p99 is of the decision code as V8 runs it after its first calls. */
+const WARMUP_DECISIONS = 2_000;
+const P99_ROUNDS = 5;
+
+/** `iterations` of a fixed computation, timed one by one as the decisions are. */
+function timedSpins(iterations: number, samples: number): number[] {
+  const times: number[] = [];
+  let sink = 0;
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    for (let k = 0; k < iterations; k++) sink += Math.sqrt(k + i);
+    times.push((performance.now() - started) * 1000);
+  }
+  return sink < 0 ? [] : times;
+}
+
+/**
+ * p99 of a fixed computation as long as the median decision, timed the same way: what the machine's
+ * timer, interrupts and other processes add to any sample of that length (a few µs on an idle machine,
+ * tens on a loaded one).
+ */
+function noiseFloorP99(medianUs: number, samples: number): number {
+  const perIteration = percentile(timedSpins(1000, 500), 0.5) / 1000;
+  const iterations = Math.max(1, Math.round(medianUs / perIteration));
+  return percentile(timedSpins(iterations, samples), 0.99);
+}
+
 /**
  * Issue 17: one decision against 500 realistic rules, timed call by call (p99 target 50 µs). Bash analysis
  * is cached per command string, as the gate does; its own cost (a new command string) is reported apart.
+ * The p99 is the median of several rounds' p99s, so one burst of load on a shared machine does not decide
+ * it; the noise floor says how much of it the machine adds.
  */
 export async function benchRealisticPermission(decisions = 20_000): Promise<{
   rules: number;
   p50Us: number;
   p99Us: number;
+  p99RoundsUs: number[];
+  noiseFloorP99Us: number;
   analysisMedianUs: number;
 }> {
   const rules = realisticRules();
@@ -192,18 +223,29 @@ export async function benchRealisticPermission(decisions = 20_000): Promise<{
   }
   const analysed: AnalysedCall[] = [];
   for (const call of calls) analysed.push(await gate.analyze(call));
-  const times: number[] = [];
-  for (let i = 0; i < decisions; i++) {
-    const call = analysed[i % analysed.length];
-    const started = performance.now();
-    gate.decideAnalysed(call);
-    times.push((performance.now() - started) * 1000);
+  for (let i = 0; i < WARMUP_DECISIONS; i++) gate.decideAnalysed(analysed[i % analysed.length]);
+  const p50s: number[] = [];
+  const p99s: number[] = [];
+  const floors: number[] = [];
+  for (let round = 0; round < P99_ROUNDS; round++) {
+    const times: number[] = [];
+    for (let i = 0; i < decisions; i++) {
+      const call = analysed[i % analysed.length];
+      const started = performance.now();
+      gate.decideAnalysed(call);
+      times.push((performance.now() - started) * 1000);
+    }
+    p50s.push(percentile(times, 0.5));
+    p99s.push(percentile(times, 0.99));
+    floors.push(noiseFloorP99(percentile(times, 0.5), decisions));
   }
   const total = rules.allow.length + rules.ask.length + rules.deny.length;
   return {
     rules: total,
-    p50Us: percentile(times, 0.5),
-    p99Us: percentile(times, 0.99),
+    p50Us: median(p50s),
+    p99Us: median(p99s),
+    p99RoundsUs: p99s,
+    noiseFloorP99Us: median(floors),
     analysisMedianUs: median(analysis),
   };
 }

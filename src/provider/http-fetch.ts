@@ -14,6 +14,18 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
 const MAX_REDIRECTS = 20;
 
+/** Time limits of one request: until the response headers arrive, and between two chunks of its body. */
+export interface FetchLimits {
+  connectMs: number;
+  idleMs: number;
+}
+
+/** A model server that stopped answering; classified as a retryable timeout. */
+export class ModelTimeoutError extends Error {
+  override name = 'ModelTimeoutError';
+  readonly code = 'ETIMEDOUT';
+}
+
 /**
  * `fetch` for the provider SDKs over `node:http`/`node:https` (issue 17). Node's own `fetch` loads undici
  * and compiles its WASM HTTP parser on the first request, which costs a cold `cadre -p` more than all of
@@ -21,28 +33,41 @@ const MAX_REDIRECTS = 20;
  * `fetch` does and fails the way undici does (`TypeError('fetch failed')` with the socket error as cause,
  * `terminated` for a body cut short), so the SDKs' and cadre's retry classification is unchanged. It
  * asks for no compression, so the body is what the server sent. Anything else a caller may pass (a
- * `Request`, form data, a stream body, a redirect mode, another scheme) goes to the global `fetch`.
+ * `Request`, form data, a stream body, a redirect mode, another scheme) goes to `fallback` (default: the
+ * global `fetch`). With `limits`, a request without response headers within `connectMs`, or a body that
+ * sends nothing for `idleMs` while it is being read, fails with a ModelTimeoutError — kept here rather
+ * than in a wrapper so each body chunk passes through one web stream, not two (issue 17).
  */
-export const httpFetch: typeof fetch = async (input, init = {}) => {
-  const url = typeof input === 'string' ? parseUrl(input) : input instanceof URL ? input : null;
-  const body = init.body ?? undefined;
-  const simpleBody = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
-  if (
-    url === null ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    !simpleBody ||
-    (init.redirect !== undefined && init.redirect !== 'follow')
-  )
-    return fetch(input, init);
-  return send(url, {
-    method: (init.method ?? 'GET').toUpperCase(),
-    headers: Object.fromEntries(
-      new HttpHeaders(init.headers as ConstructorParameters<typeof HttpHeaders>[0]),
-    ),
-    body,
-    signal: init.signal ?? undefined,
-  });
-};
+export function createHttpFetch(
+  options: { limits?: FetchLimits; fallback?: typeof fetch } = {},
+): typeof fetch {
+  const fallback = options.fallback ?? ((input, init) => fetch(input, init));
+  return async (input, init = {}) => {
+    const url = typeof input === 'string' ? parseUrl(input) : input instanceof URL ? input : null;
+    const body = init.body ?? undefined;
+    const simpleBody = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+    if (
+      url === null ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      !simpleBody ||
+      (init.redirect !== undefined && init.redirect !== 'follow')
+    )
+      return fallback(input, init);
+    return send(url, {
+      method: (init.method ?? 'GET').toUpperCase(),
+      headers: Object.fromEntries(
+        new HttpHeaders(init.headers as ConstructorParameters<typeof HttpHeaders>[0]),
+      ),
+      // Encoded once: its length and the write then read the same bytes instead of each encoding the text.
+      body: typeof body === 'string' ? Buffer.from(body) : body,
+      signal: init.signal ?? undefined,
+      limits: options.limits,
+    });
+  };
+}
+
+/** `createHttpFetch` without time limits. */
+export const httpFetch: typeof fetch = createHttpFetch();
 
 function parseUrl(text: string): URL | null {
   try {
@@ -55,15 +80,18 @@ function parseUrl(text: string): URL | null {
 interface Outgoing {
   method: string;
   headers: Record<string, string>;
-  body: string | Uint8Array | undefined;
+  body: Uint8Array | undefined;
   signal: AbortSignal | undefined;
+  limits: FetchLimits | undefined;
 }
 
 async function send(first: URL, outgoing: Outgoing): Promise<Response> {
   let url = first;
   let current = outgoing;
+  // One limit for the headers of the final response, redirects included.
+  const connectBy = outgoing.limits ? performance.now() + outgoing.limits.connectMs : undefined;
   for (let redirects = 0; ; redirects++) {
-    const response = await exchange(url, current);
+    const response = await exchange(url, current, connectBy);
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode ?? 0) || location === undefined)
       return fetchResponse(responseHead(response, url, redirects > 0), bodyOf(response, current));
@@ -89,25 +117,47 @@ function redirected(outgoing: Outgoing, status: number, crossOrigin: boolean): O
   return { ...outgoing, headers };
 }
 
-async function exchange(url: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
+async function exchange(
+  url: URL,
+  { method, headers, body, signal, limits }: Outgoing,
+  connectBy: number | undefined,
+): Promise<IncomingMessage> {
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   // After the import: an abort while it loaded would otherwise find no listener and be lost.
   signal?.throwIfAborted();
   const sent: OutgoingHttpHeaders = { ...headers };
-  if (body !== undefined) sent['content-length'] = Buffer.byteLength(body);
+  if (body !== undefined) sent['content-length'] = body.byteLength;
   const options: RequestOptions = { method, headers: sent };
   return new Promise((resolve, reject) => {
     const req = request(url, options);
+    const settle = () => {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+    };
     const onAbort = () => {
+      settle();
       req.destroy();
       reject(signal?.reason);
     };
+    const deadline =
+      connectBy === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              settle();
+              req.destroy();
+              reject(
+                new ModelTimeoutError(`no response from the model server within ${limits?.connectMs} ms`),
+              );
+            },
+            Math.max(0, connectBy - performance.now()),
+          );
     req.once('error', (error) => {
-      signal?.removeEventListener('abort', onAbort);
+      settle();
       reject(new TypeError('fetch failed', { cause: error }));
     });
     req.once('response', (response) => {
-      signal?.removeEventListener('abort', onAbort);
+      settle();
       resolve(response);
     });
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -128,58 +178,94 @@ function responseHead(response: IncomingMessage, url: URL, redirected: boolean):
   };
 }
 
+/** Body chunks held before the socket is paused: an answer's small SSE chunks flow without a pause each. */
+const BODY_QUEUE_CHUNKS = 16;
+
 /**
  * The body as a web stream, read only as fast as it is consumed. A body cut short fails as undici's does
- * (`terminated`, the socket error as cause); an abort fails it with the abort's reason.
+ * (`terminated`, the socket error as cause); an abort fails it with the abort's reason; with an idle limit,
+ * a server that sends nothing for that long while the body is being read fails it with a ModelTimeoutError.
  */
-function bodyOf(response: IncomingMessage, { method, signal }: Outgoing): ReadableStream<Uint8Array> | null {
+function bodyOf(
+  response: IncomingMessage,
+  { method, signal, limits }: Outgoing,
+): ReadableStream<Uint8Array> | null {
   if (method === 'HEAD' || NULL_BODY.has(response.statusCode ?? 0)) {
     response.resume();
     return null;
   }
   let settled = false;
   let failure: Error | undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const fail = (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        controller.error(error);
-      };
-      const onAbort = () => {
-        fail(signal?.reason);
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  // Runs only while the body waits on the server, not while a full queue waits on the reader.
+  let idle: NodeJS.Timeout | undefined;
+  const stopIdle = () => {
+    clearTimeout(idle);
+    idle = undefined;
+  };
+  const finish = () => {
+    settled = true;
+    stopIdle();
+    signal?.removeEventListener('abort', onAbort);
+  };
+  const fail = (error: unknown) => {
+    if (settled) return;
+    finish();
+    controller.error(error);
+  };
+  const onAbort = () => {
+    fail(signal?.reason);
+    response.destroy();
+  };
+  const waitForServer = () => {
+    if (!limits || settled) return;
+    if (idle) idle.refresh();
+    else
+      idle = setTimeout(() => {
+        fail(new ModelTimeoutError(`the model stream sent nothing for ${limits.idleMs} ms`));
         response.destroy();
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      response.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) response.pause();
-      });
-      response.once('end', () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        controller.close();
-      });
-      response.once('error', (error) => {
-        failure = error;
-      });
-      response.once('close', () => {
-        const cause = failure ?? Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
-        fail(new TypeError('terminated', { cause }));
-      });
+      }, limits.idleMs);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(streamController) {
+        controller = streamController;
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        response.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) > 0) return waitForServer();
+          response.pause();
+          stopIdle();
+        });
+        response.once('end', () => {
+          if (settled) return;
+          finish();
+          controller.close();
+        });
+        response.once('error', (error) => {
+          failure = error;
+        });
+        response.once('close', () => {
+          const cause = failure ?? Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
+          fail(new TypeError('terminated', { cause }));
+        });
+        waitForServer();
+      },
+      pull() {
+        if (response.isPaused()) {
+          response.resume();
+          waitForServer();
+        }
+      },
+      cancel() {
+        finish();
+        response.destroy();
+      },
     },
-    pull() {
-      response.resume();
-    },
-    cancel() {
-      settled = true;
-      response.destroy();
-    },
-  });
+    new CountQueuingStrategy({ highWaterMark: BODY_QUEUE_CHUNKS }),
+  );
 }
 
 /**

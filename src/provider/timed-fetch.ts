@@ -1,28 +1,30 @@
-import { fetchResponse, httpFetch } from './http-fetch.js';
+import { createHttpFetch, type FetchLimits, fetchResponse, ModelTimeoutError } from './http-fetch.js';
+
+export { ModelTimeoutError } from './http-fetch.js';
 
 /** Defaults that suit a slow reasoning model: a minute to start answering, five minutes between chunks. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
-/** A model server that stopped answering; classified as a retryable timeout. */
-export class ModelTimeoutError extends Error {
-  override name = 'ModelTimeoutError';
-  readonly code = 'ETIMEDOUT';
-}
-
-export interface Timeouts {
-  /** Until the response headers arrive. */
-  connectMs: number;
-  /** Between two chunks of the response body. */
-  idleMs: number;
-}
+/** Until the response headers arrive (`connectMs`), and between two chunks of the response body (`idleMs`). */
+export type Timeouts = FetchLimits;
 
 /**
  * A `fetch` for the provider SDKs with cadre's own time limits (issue 16, A4): the request is aborted
  * when no response arrives within `connectMs`, and the body fails when no chunk arrives for `idleMs`, so
  * a stalled server is retried and then reported within minutes instead of after undici's defaults.
+ * Without `base` the limits are kept by cadre's own HTTP fetch itself; a `base` is wrapped.
  */
-export function timedFetch(timeouts: Timeouts, base: typeof fetch = httpFetch): typeof fetch {
+export function timedFetch(timeouts: Timeouts, base?: typeof fetch): typeof fetch {
+  if (base) return withTimeouts(timeouts, base);
+  return createHttpFetch({
+    limits: timeouts,
+    fallback: withTimeouts(timeouts, (input, init) => fetch(input, init)),
+  });
+}
+
+/** `base` with the limits kept around it: its response body is read through a stream that times each chunk. */
+function withTimeouts(timeouts: Timeouts, base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const controller = new AbortController();
     const outer = init?.signal;

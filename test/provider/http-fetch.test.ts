@@ -8,8 +8,9 @@ import {
 } from '@ai-sdk/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { httpFetch } from '../../src/provider/http-fetch.js';
+import { createHttpFetch, httpFetch, ModelTimeoutError } from '../../src/provider/http-fetch.js';
 import { classifyModelError } from '../../src/provider/retry.js';
+import { timedFetch } from '../../src/provider/timed-fetch.js';
 
 interface Seen {
   method: string;
@@ -67,6 +68,8 @@ beforeAll(async () => {
       res.write('data: {"n":1}\n\n', () => endlessStarted());
     },
     '/empty': (_req, res) => res.writeHead(204).end(),
+    // Never answers: only a client-side limit ends the request.
+    '/silent': () => {},
     '/see-other': (_req, res) => res.writeHead(303, { location: '/echo' }).end(),
     '/temporary': (_req, res) => res.writeHead(307, { location: `${base}/echo` }).end(),
     '/loop': (_req, res) => res.writeHead(302, { location: '/loop' }).end(),
@@ -194,6 +197,44 @@ describe('httpFetch', () => {
   it('hands what it does not handle itself to the global fetch', async () => {
     const response = await httpFetch('data:text/plain,hello');
     expect(await response.text()).toBe('hello');
+  });
+});
+
+describe('httpFetch with time limits', () => {
+  it('gives up on a server that sends no response headers within the connect limit, retryable', async () => {
+    const limited = createHttpFetch({ limits: { connectMs: 50, idleMs: 10_000 } });
+    const error = await limited(`${base}/silent`, { method: 'POST', body: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelTimeoutError);
+    expect((error as Error).message).toBe('no response from the model server within 50 ms');
+    expect(classifyModelError(error)).toMatchObject({ retryable: true, cause: 'ETIMEDOUT' });
+  });
+
+  it('fails a body that goes silent for the idle limit, after the chunks it did send', async () => {
+    const limited = createHttpFetch({ limits: { connectMs: 10_000, idleMs: 50 } });
+    const response = await limited(`${base}/endless`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toBe('data: {"n":1}\n\n');
+    const error = await reader.read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelTimeoutError);
+    expect((error as Error).message).toBe('the model stream sent nothing for 50 ms');
+  });
+
+  it('does not count the time a reader takes between chunks', async () => {
+    const limited = createHttpFetch({ limits: { connectMs: 10_000, idleMs: 30 } });
+    const response = await limited(`${base}/sse`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toBe('data: {"n":1}\n\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
+    expect(rest).toBe('data: {"n":2}\n\n');
+  });
+
+  it('is what timedFetch uses without a base fetch', async () => {
+    const error = await timedFetch({ connectMs: 50, idleMs: 10_000 })(`${base}/silent`).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ModelTimeoutError);
   });
 });
 

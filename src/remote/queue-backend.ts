@@ -39,11 +39,11 @@ import { liveWorkerNames } from './refusals.js';
 import type { QueueSettings } from './settings.js';
 import { CADRE_VERSION } from './version.js';
 
-/** Connections are closed this long after the last remote task ended (a fleet's next item reuses them). */
-const LINGER_MS = 250;
-
-/** Opened at the start of a session, the link waits this long for a first task before it closes again. */
-const WARM_MS = 60_000;
+/**
+ * The link stays open this long without a remote task (the session's next dispatch and a fleet's next
+ * item reuse it); the end of the session closes it at once.
+ */
+const IDLE_MS = 60_000;
 
 type Outcome = { result: RemoteResult } | { failed: string };
 
@@ -54,8 +54,9 @@ interface JobWatch {
 }
 
 /**
- * The root's link to Redis, shared by every remote task of the run: open while any runs, closed shortly
- * after the last one ends (so a finished run exits). Reports an outage once, and the reconnection.
+ * The root's link to Redis, shared by every remote task of the session: opened at its start, closed when
+ * it ends or after IDLE_MS without a remote task. Reports an outage during a task once, and the
+ * reconnection.
  */
 class Link {
   private users = 0;
@@ -79,13 +80,13 @@ class Link {
 
   /**
    * Loads the client libraries and connects ahead of the first task, so its dispatch waits for neither;
-   * closed again when no task came within WARM_MS. A failure here is the first task's to report.
+   * closed again when no task came within IDLE_MS. A failure here is the first task's to report.
    */
   warm(): void {
     if (this.opening) return;
     this.opening = this.open();
     this.opening.catch(() => undefined);
-    this.closer = setTimeout(() => void this.close(), WARM_MS);
+    this.closer = setTimeout(() => void this.close(), IDLE_MS);
   }
 
   /** Open and reachable, or throws why not. */
@@ -105,7 +106,7 @@ class Link {
   release(): void {
     this.users--;
     if (this.users > 0) return;
-    this.closer = setTimeout(() => void this.close(), LINGER_MS);
+    this.closer = setTimeout(() => void this.close(), IDLE_MS);
   }
 
   get isDown(): boolean {

@@ -104,7 +104,7 @@ describe('a fleet on remote workers', () => {
       for (const worker of workers) expect(worker.log()).toMatch(/started/);
       const ran = remote.events.filter((e) => e.type === 'subagent_worker').map((e) => e.worker);
       expect(new Set(ran)).toEqual(new Set(['w-a', 'w-b', 'w-c']));
-      // The six shared one base ref, dropped after the last of them.
+      // Each job had a base ref of its own: all of them were dropped after the last job.
       expect(git(repository, 'for-each-ref', 'refs/cadre/base')).toBe('');
       // Every branch is in the root's repository with its commit, and its worktree holds the file.
       for (const [, branch, path] of remote.text.matchAll(

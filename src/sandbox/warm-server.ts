@@ -13,9 +13,9 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * is alive to write after the token, so a call's bytes never run into the next call's, and a command cannot
  * forge the token, which it never sees.
  *
- * The child's environment is the server's, with what the server's own bash changed put back: `PWD`,
- * `OLDPWD` and `SHLVL` arrive renamed (`CADRE_WARM_*`) and are restored just before the exec, so the command's
- * bash starts from exactly the environment a per-call spawn would give it. The script is
+ * The child's environment is the server's, with what the server's own bash would change or act on put
+ * back: those variables arrive renamed (`CADRE_WARM_*`, see SHELL_OWNED) and are restored just before the
+ * exec, so the command's bash starts from exactly the environment a per-call spawn would give it. The script is
  * warm-server.bash.txt.
  *
  * What a call cannot do: read or inject requests (the server's stdio are sockets, which `/proc/N/fd` does
@@ -25,8 +25,22 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * calls of the same policy — never beyond that policy, which is the same wall a per-call bwrap gives.
  */
 
-/** The variables the server's own bash rewrites, carried through under other names. */
-const SHELL_OWNED = ['PWD', 'OLDPWD', 'SHLVL'] as const;
+/**
+ * The variables the server's own bash would rewrite (`PWD`, `OLDPWD`, `SHLVL`) or act on (a `BASH_ENV` to
+ * source, a `TMOUT` that ends its `read`, a `GLOBIGNORE` that hides processes from its reap, …), carried
+ * through under other names; warm-server.bash.txt lists the same names.
+ */
+const SHELL_OWNED = [
+  'PWD',
+  'OLDPWD',
+  'SHLVL',
+  'BASH_ENV',
+  'ENV',
+  'GLOBIGNORE',
+  'POSIXLY_CORRECT',
+  'TMOUT',
+  'CDPATH',
+] as const;
 
 /** What one call reports when it is over. */
 export type CallEnding =

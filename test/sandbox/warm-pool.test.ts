@@ -75,6 +75,30 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     expect(await bash(ctx, 'printf "%s|" "$0" "$#"')).toBe('bash|0|\n[exit code 0]');
   });
 
+  it('keeps the variables bash acts on for the command alone: BASH_ENV, TMOUT, GLOBIGNORE', async () => {
+    const startup = project.write('startup.sh', 'echo "sourced for $0"\n');
+    vi.stubEnv('BASH_ENV', startup);
+    vi.stubEnv('TMOUT', '1');
+    vi.stubEnv('GLOBIGNORE', '/proc/*');
+    try {
+      const { sandbox, ctx } = sandboxed();
+      const perCall = createToolContext({ root: project.root, sandbox: { ...sandbox, pool: undefined } });
+      const show = 'echo "$TMOUT $GLOBIGNORE"; sleep 3& echo started';
+      expect(await bash(perCall, show)).toBe('sourced for bash\n1 /proc/*\nstarted\n[exit code 0]');
+      expect(await bash(ctx, `${show}; touch /tmp/server-mark`)).toBe(
+        'sourced for bash\n1 /proc/*\nstarted\n[exit code 0]',
+      );
+      // The time to wait is the subject: a TMOUT of 1 s must not end the idle server's read.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The same server (its private /tmp) answers, and its reap found the sleep despite GLOBIGNORE.
+      expect(await bash(ctx, 'ls /tmp/server-mark; ps -e -o comm= | grep -c "^sleep$"')).toBe(
+        'sourced for bash\n/tmp/server-mark\n0\n[exit code 1]',
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('keeps parallel calls apart: each gets its own server and only its own output', async () => {
     const { sandbox, ctx } = sandboxed();
     const lines = (id: number) =>

@@ -18,8 +18,6 @@ export interface SessionPort {
   answer(askId: string, answer: UserAnswer): { ok: boolean };
   commands(): readonly { name: string; summary: string; args: string }[];
   complete(line: string): string[];
-  /** True while the session is still opening behind the first frame: completion and sending wait. */
-  readonly opening?: boolean;
 }
 
 export interface AppProps {
@@ -337,27 +335,8 @@ export function App(props: AppProps) {
     }
     handleEditorKey(input, key);
   };
-  // While the session opens, the keys that need it (Enter, Tab, the menu's arrows, Esc, a paste) and every
-  // key after them wait, and run in order once it is open; text typed before them shows at once.
-  const waiting = useRef<[string, Key][]>([]);
-  const onKeyOrWait = (input: string, key: Key) => {
-    const needsSession =
-      key.return || key.tab || key.upArrow || key.downArrow || key.escape || /[\r\t]/.test(input);
-    if (
-      session.opening &&
-      (waiting.current.length > 0 || needsSession || input.includes(BRACKETED_PASTE_START))
-    ) {
-      waiting.current.push([input, key]);
-      return;
-    }
-    onKey(input, key);
-  };
-  useEffect(() => {
-    if (session.opening || waiting.current.length === 0) return;
-    for (const [input, key] of waiting.current.splice(0)) latestKeyHandler.current(input, key);
-  });
-  const latestKeyHandler = useRef(onKeyOrWait);
-  latestKeyHandler.current = onKeyOrWait;
+  const latestKeyHandler = useRef(onKey);
+  latestKeyHandler.current = onKey;
   useInput(useCallback((input: string, key: Key) => latestKeyHandler.current(input, key), []));
 
   const ask = askView(state);

@@ -9,7 +9,6 @@ import type {
 import { App, type SessionPort } from '../../src/tui/app.js';
 import { ProjectFiles } from '../../src/tui/input/file-index.js';
 import { PromptHistory } from '../../src/tui/input/history.js';
-import { PendingSession } from '../../src/tui/pending-session.js';
 import { TranscriptStore } from '../../src/tui/store/transcript-store.js';
 import { PLAIN_THEME } from '../../src/tui/theme.js';
 
@@ -70,12 +69,12 @@ async function tick() {
   await new Promise((r) => setImmediate(r));
 }
 
-function setup(port?: SessionPort) {
+function setup() {
   const session = new FakeSession();
   const store = new TranscriptStore(STATE);
   const ui = render(
     <App
-      session={port ?? session}
+      session={session}
       store={store}
       theme={PLAIN_THEME}
       history={PromptHistory.inMemory(['earlier'])}
@@ -161,32 +160,6 @@ describe('App', () => {
     expect(ui.lastFrame()).toContain('switch profile');
     ui.stdin.write('\t');
     await tick();
-    expect(ui.lastFrame()).toContain('> /agent ');
-    ui.unmount();
-  });
-
-  it('shows text typed while the session opens at once, and sends and completes once it is open', async () => {
-    let open: (session: FakeSession) => void = () => undefined;
-    const opening = new Promise<FakeSession>((resolve) => {
-      open = resolve;
-    });
-    const session = new FakeSession();
-    const { store, ui } = setup(new PendingSession(opening));
-    ui.stdin.write('first');
-    await tick();
-    expect(ui.lastFrame()).toContain('> first');
-    ui.stdin.write('\r');
-    ui.stdin.write('/age');
-    ui.stdin.write('\t');
-    await tick();
-    // Enter and everything after it wait for the session: nothing is sent, the line still holds "first".
-    expect(session.submitted).toEqual([]);
-    expect(ui.lastFrame()).toContain('> first');
-    open(session);
-    await opening;
-    store.opened(STATE);
-    await tick();
-    expect(session.submitted).toEqual(['first']);
     expect(ui.lastFrame()).toContain('> /agent ');
     ui.unmount();
   });

@@ -96,12 +96,6 @@ export class TranscriptStore {
     this.changed();
   }
 
-  /** The session is open (the view was drawn while it opened): its state replaces the provisional one. */
-  opened(state: ControllerState): void {
-    this.state = state;
-    this.changed();
-  }
-
   /** A resumed conversation, shown as it went. */
   replay(messages: readonly ModelMessage[]): void {
     for (const item of replayItems(messages)) {

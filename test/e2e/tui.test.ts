@@ -397,6 +397,17 @@ describe('cadre interactive UI in a real terminal', { timeout: 90_000 }, () => {
     expect(tui.output()).not.toContain('ask anything');
   });
 
+  it('stops before drawing for a config error found only when the session opens (a malformed rule)', async () => {
+    const server = await scriptedServer(script().text('unused'));
+    const project = servedProject(server, { config: { permission: { allow: ['bash(('] } } });
+    const headless = await cadreIn(project, ['-p', 'x']);
+    expect(headless.code).toBe(2);
+    const tui = cadreTerminal(project);
+    expect(await tui.exited).toBe(2);
+    expect(tui.output()).toContain(headless.stderr.trim().split('\n')[0]);
+    expect(tui.output()).not.toContain('ask anything');
+  });
+
   it('draws plain ASCII without colour when the terminal has neither', async () => {
     const server = await scriptedServer(script().text('Plain.'));
     const project = servedProject(server);

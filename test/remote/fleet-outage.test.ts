@@ -1,12 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, servedProject, startCadre } from '../e2e/harness.js';
+import { jsonLines, startCadre } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import {
+  fleetProject,
+  goFleet,
+  redisForFile,
+  SECRET,
+  sharedRepository,
+  startWorker,
+  writesAndCommits,
+} from './harness.js';
 
 const TIMEOUT = 180_000;
-const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a fleet writer.\n';
-const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
+const SYSTEM = 'You are a fleet writer.';
 /** Item b waits this long for a worker (the only one is busy with item a), then fails: c's turn. */
 const PICKUP_MS = 8000;
 
@@ -29,19 +36,11 @@ const ITEMS = ['a', 'b', 'c'].map((id) => ({
 /** Item a commits, then answers well after Redis is back; b and c write and commit their file. */
 function fleetScript() {
   let builder = script();
-  for (const id of ['a', 'b', 'c']) {
-    builder = builder
-      .rule({ system: 'You are a fleet writer.', first_user: `write ${id}.txt` })
-      .turn((t) => t.tool('write', { path: `${id}.txt`, content: `${id}\n` }))
-      .turn((t) => t.tool('bash', { command: `git add ${id}.txt && ${COMMIT} "Add ${id}.txt"` }));
-    builder = builder.turn((t) => (id === 'a' ? t.delay(PICKUP_MS + 6000) : t).text(`wrote ${id}.txt`));
-  }
-  return builder
-    .rule({ last_user: 'Coordinator batch is complete' })
-    .text('Reconciled.')
-    .rule({ first_user: 'go' })
-    .turn((t) => t.tool('fleet', { tasks: ITEMS }))
-    .text('fleet done');
+  for (const id of ['a', 'b', 'c'])
+    builder = writesAndCommits(builder, SYSTEM, `write ${id}.txt`, `${id}.txt`, `${id}\n`).turn((t) =>
+      (id === 'a' ? t.delay(PICKUP_MS + 6000) : t).text(`wrote ${id}.txt`),
+    );
+  return goFleet(builder, ITEMS);
 }
 
 /**
@@ -53,14 +52,10 @@ async function fleetThroughOutage(fallback: 'local' | 'fail') {
   const server = await scriptedServer(fleetScript());
   const repository = sharedRepository();
   const worker = await startWorker('w-1', redisFile.server.url, server, repository);
-  const project = servedProject(server, {
-    git: true,
-    files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-    config: {
-      subagent_dispatch_strategy: 'optional',
-      max_parallel_writers: 2,
-      ...queueConfig(redisFile.server.url, repository, { fallback, pickup_timeout_ms: PICKUP_MS }),
-    },
+  const project = fleetProject(server, redisFile.server.url, repository, {
+    system: SYSTEM,
+    config: { max_parallel_writers: 2 },
+    workers: { fallback, pickup_timeout_ms: PICKUP_MS },
   });
   const root = startCadre(project, [
     '-p',

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { ScriptedServer } from '../../src/provider/scripted/server.js';
-import { cadreIn, providerFor } from '../e2e/harness.js';
+import { cadreIn, providerFor, servedProject } from '../e2e/harness.js';
 import { REPO_ROOT, type TestProject } from '../support/cli.js';
+import type { ScriptBuilder } from '../support/llm-server.js';
 import { type RedisServer, startRedis } from '../support/redis.js';
 
 export const SECRET = 'test-worker-secret';
@@ -126,4 +127,56 @@ export function runRoot(project: TestProject, timeoutMs: number) {
     timeoutMs,
     env: { CADRE_WORKER_SECRET: SECRET },
   });
+}
+
+/** The `writer` profile: read-write, with `system` as its prompt. */
+export function writerProfile(system: string): string {
+  return `---\ndescription: writes\nsubagent_tools: readwrite\n---\n${system}\n`;
+}
+
+/**
+ * A git project with the `writer` profile (prompt `system`) whose fleets are coordinated, on the queue
+ * backend of `redis`; `config` adds to its config, `workers` to its workers block.
+ */
+export function fleetProject(
+  server: ScriptedServer,
+  redis: string,
+  repository: string,
+  options: { system: string; config?: Record<string, unknown>; workers?: Record<string, unknown> },
+): TestProject {
+  return servedProject(server, {
+    git: true,
+    files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': writerProfile(options.system) },
+    config: {
+      subagent_dispatch_strategy: 'optional',
+      ...options.config,
+      ...queueConfig(redis, repository, options.workers),
+    },
+  });
+}
+
+/** The main agent's side of a fleet script: `go` dispatches `tasks`, and the reconciliation is answered. */
+export function goFleet(builder: ScriptBuilder, tasks: readonly unknown[]): ScriptBuilder {
+  return builder
+    .rule({ last_user: 'Coordinator batch is complete' })
+    .text('Reconciled.')
+    .rule({ first_user: 'go' })
+    .turn((t) => t.tool('fleet', { tasks }))
+    .text('fleet done');
+}
+
+const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
+
+/** A writer (prompt `system`) given `prompt`: writes `path` with `content`, then commits it as "Add <path>". */
+export function writesAndCommits(
+  builder: ScriptBuilder,
+  system: string,
+  prompt: string,
+  path: string,
+  content: string,
+): ScriptBuilder {
+  return builder
+    .rule({ system, first_user: prompt })
+    .turn((t) => t.tool('write', { path, content }))
+    .turn((t) => t.tool('bash', { command: `git add ${path} && ${COMMIT} "Add ${path}"` }));
 }

@@ -1,12 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, servedProject, startCadre } from '../e2e/harness.js';
+import { jsonLines, startCadre } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, SECRET, sharedRepository, startWorker } from './harness.js';
+import {
+  fleetProject,
+  goFleet,
+  redisForFile,
+  SECRET,
+  sharedRepository,
+  startWorker,
+  writesAndCommits,
+} from './harness.js';
 
 const TIMEOUT = 180_000;
-const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a fleet writer.\n';
-const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
+const SYSTEM = 'You are a fleet writer.';
 
 const redisFile = redisForFile();
 // startCadre passes this process's environment on: the root's copy of the signing secret.
@@ -28,18 +35,10 @@ const ITEMS = [1, 2, 3, 4].map((i) => ({
 function fleetScript(lastTurnMs: number) {
   let builder = script();
   for (let i = 1; i <= 4; i++)
-    builder = builder
-      .rule({ system: 'You are a fleet writer.', first_user: `write f${i}.txt` })
-      .turn((t) => t.tool('write', { path: `f${i}.txt`, content: `${i}\n` }))
-      .turn((t) => t.tool('bash', { command: `git add f${i}.txt && ${COMMIT} "Add f${i}.txt"` }))
+    builder = writesAndCommits(builder, SYSTEM, `write f${i}.txt`, `f${i}.txt`, `${i}\n`)
       // Long enough that the first two are still running when Redis goes down.
       .turn((t) => t.delay(lastTurnMs).text(`wrote f${i}.txt`));
-  return builder
-    .rule({ last_user: 'Coordinator batch is complete' })
-    .text('Reconciled.')
-    .rule({ first_user: 'go' })
-    .turn((t) => t.tool('fleet', { tasks: ITEMS }))
-    .text('fleet done');
+  return goFleet(builder, ITEMS);
 }
 
 /** Two workers and a root `cadre -p go` running the four-item fleet on them through the queue. */
@@ -52,14 +51,10 @@ async function fleetOnTwoWorkers(server: Awaited<ReturnType<typeof scriptedServe
       }),
     ),
   );
-  const project = servedProject(server, {
-    git: true,
-    files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-    config: {
-      subagent_dispatch_strategy: 'optional',
-      max_parallel_writers: 4,
-      ...queueConfig(redisFile.server.url, repository, { stalled_after_ms: 15_000 }),
-    },
+  const project = fleetProject(server, redisFile.server.url, repository, {
+    system: SYSTEM,
+    config: { max_parallel_writers: 4 },
+    workers: { stalled_after_ms: 15_000 },
   });
   const root = startCadre(project, [
     '-p',

@@ -3,14 +3,21 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { jsonLines, servedProject } from '../e2e/harness.js';
+import { jsonLines } from '../e2e/harness.js';
 import type { TestProject } from '../support/cli.js';
 import { script, scriptedServer } from '../support/llm-server.js';
-import { queueConfig, redisForFile, runRoot, sharedRepository, startWorker } from './harness.js';
+import {
+  fleetProject,
+  goFleet,
+  redisForFile,
+  runRoot,
+  sharedRepository,
+  startWorker,
+  writesAndCommits,
+} from './harness.js';
 
 const TIMEOUT = 240_000;
-const WRITER = '---\ndescription: writes\nsubagent_tools: readwrite\n---\nYou are a fleet writer.\n';
-const COMMIT = 'git -c user.name=w -c user.email=w@x commit -qm';
+const SYSTEM = 'You are a fleet writer.';
 
 const redisFile = redisForFile();
 
@@ -48,33 +55,17 @@ describe('two roots on one shared repository', () => {
     async () => {
       let builder = script();
       for (const i of [1, 2])
-        builder = builder
-          .rule({ system: 'You are a fleet writer.', first_user: `write f${i}.txt` })
-          .turn((t) => t.tool('write', { path: `f${i}.txt`, content: `${i}\n` }))
-          .turn((t) => t.tool('bash', { command: `git add f${i}.txt && ${COMMIT} "Add f${i}.txt"` }))
-          .text(`wrote f${i}.txt`);
-      const server = await scriptedServer(
-        builder
-          .rule({ last_user: 'Coordinator batch is complete' })
-          .text('Reconciled.')
-          .rule({ first_user: 'go' })
-          .turn((t) => t.tool('fleet', { tasks: ITEMS }))
-          .text('fleet done'),
-      );
+        builder = writesAndCommits(builder, SYSTEM, `write f${i}.txt`, `f${i}.txt`, `${i}\n`).text(
+          `wrote f${i}.txt`,
+        );
+      const server = await scriptedServer(goFleet(builder, ITEMS));
       const repository = sharedRepository();
       await Promise.all(
         ['w-1', 'w-2'].map((name) =>
           startWorker(name, redisFile.server.url, server, repository, { concurrency: 2 }),
         ),
       );
-      const first = servedProject(server, {
-        git: true,
-        files: { 'README.md': 'hi\n', '.cadre/agents/writer.md': WRITER },
-        config: {
-          subagent_dispatch_strategy: 'optional',
-          ...queueConfig(redisFile.server.url, repository),
-        },
-      });
+      const first = fleetProject(server, redisFile.server.url, repository, { system: SYSTEM });
       const second = cloneOf(first);
       expect(git(second.dir, 'rev-parse', 'HEAD')).toBe(git(first.dir, 'rev-parse', 'HEAD'));
       const runs = await Promise.all([runRoot(first, TIMEOUT), runRoot(second, TIMEOUT)]);

@@ -6,6 +6,7 @@ import { runBwrapProbe } from '../src/sandbox/probe.js';
 import type { ShellSandbox } from '../src/sandbox/sandbox.js';
 import { WarmPool } from '../src/sandbox/warm-pool.js';
 import { type ShellChild, startShell } from '../src/tool/shell-process.js';
+import { testSandboxSettings } from '../test/support/sandbox-settings.js';
 import type { Figure } from './report.js';
 
 const RUNS = 40;
@@ -50,16 +51,7 @@ export async function benchSandbox(): Promise<SandboxCost> {
   const home = mkdtempSync(join(tmpdir(), 'cadre-bench-home-'));
   const pools: WarmPool[] = [];
   try {
-    const settings: SandboxSettings = {
-      home,
-      configDir: join(home, '.config', 'cadre'),
-      readOnly: false,
-      network: true,
-      pidNamespace: true,
-      hide: [],
-      envAllow: [],
-      keyEnvNames: [],
-    };
+    const settings = testSandboxSettings(home);
     const box = (s: SandboxSettings, warm: boolean): ShellSandbox => {
       const pool = warm ? new WarmPool() : undefined;
       if (pool) pools.push(pool);

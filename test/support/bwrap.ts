@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { SandboxSettings } from '../../src/sandbox/policy.js';
 import { runBwrapProbe } from '../../src/sandbox/probe.js';
+
+export { testSandboxSettings } from './sandbox-settings.js';
 
 const probe = runBwrapProbe();
 
@@ -15,20 +15,6 @@ export const bwrapTestsRun = probe.ok || process.env.CI !== undefined;
 export function requireBwrap(): void {
   if (!probe.ok)
     throw new Error(`these tests need a working bwrap (.ci/run installs bubblewrap): ${probe.error}`);
-}
-
-/** Sandbox settings for a test: the defaults, `home` standing in for the user's, one provider key name. */
-export function testSandboxSettings(home: string): SandboxSettings {
-  return {
-    home,
-    configDir: join(home, '.config', 'cadre'),
-    readOnly: false,
-    network: true,
-    pidNamespace: true,
-    hide: [],
-    envAllow: [],
-    keyEnvNames: ['MY_MODEL_KEY'],
-  };
 }
 
 /** Host processes whose command line holds `marker` (the host sees every PID namespace's processes). */

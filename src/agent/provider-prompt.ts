@@ -56,6 +56,22 @@ function convertPart(part: Part): unknown[] {
 }
 
 /**
+ * Each history message's converted parts, kept while the message lives: history only grows, so a turn
+ * converts its new messages instead of the whole conversation again (issue 17). Messages are not changed
+ * once in history; the cached arrays are never changed either (merging builds a new one).
+ */
+const convertedParts = new WeakMap<object, unknown[]>();
+
+function partsOf(message: Exclude<ModelMessage, { role: 'system' }>): unknown[] {
+  let converted = convertedParts.get(message);
+  if (!converted) {
+    converted = parts(message.content).flatMap(convertPart);
+    convertedParts.set(message, converted);
+  }
+  return converted;
+}
+
+/**
  * cadre's conversation (the `ai` package's public ModelMessage type) as the provider-level prompt that
  * `doStream` takes: the system text first, consecutive tool messages merged into one, as the SDK does.
  * Written here so cadre uses only the public API of its dependencies.
@@ -67,10 +83,10 @@ export function toProviderPrompt(system: string, messages: readonly ModelMessage
       prompt.push({ role: 'system', content: message.content, providerOptions: message.providerOptions });
       continue;
     }
-    const content = parts(message.content).flatMap(convertPart);
+    const content = partsOf(message);
     const last = prompt.at(-1);
     if (message.role === 'tool' && last?.role === 'tool') {
-      last.content.push(...(content as typeof last.content));
+      last.content = [...last.content, ...(content as typeof last.content)];
       continue;
     }
     prompt.push({

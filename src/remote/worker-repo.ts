@@ -4,6 +4,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitError, git, gitRun, withRepoLock } from '../worktree/git.js';
 
+/** How long after a checkout's removal git's records of it go (with those of the checkouts removed meanwhile). */
+const FORGET_AFTER_MS = 1000;
+
 /** A checkout a worker made for one job, and the store it belongs to. */
 export interface JobCheckout {
   path: string;
@@ -25,6 +28,9 @@ export class WorkerRepo {
    * again only when that fails, e.g. after a gc dropped them).
    */
   private readonly known = new Set<string>();
+  /** Branches of removed checkouts, deleted together by the next `forgetting`. */
+  private readonly removedBranches: string[] = [];
+  private forgetting?: Promise<void>;
 
   constructor(
     readonly dir: string,
@@ -118,13 +124,22 @@ export class WorkerRepo {
     return `${patch}\n`;
   }
 
-  /** Removes the job's worktree and branch: the root retains the work, not the worker. */
+  /**
+   * Removes the job's worktree and branch: the root retains the work, not the worker. The files go at
+   * once; git's records of them go for several jobs together a moment later, under the store's lock, so
+   * the checkouts of the jobs that follow do not queue behind them.
+   */
   async remove(checkout: JobCheckout): Promise<void> {
     await rm(checkout.path, { recursive: true, force: true });
-    await this.locked(async () => {
-      await gitRun(this.store, ['worktree', 'prune']);
-      // Plumbing: deletes the branch whatever git's records of the removed worktree still say.
-      if (checkout.branch) await gitRun(this.store, ['update-ref', '-d', `refs/heads/${checkout.branch}`]);
-    });
+    if (checkout.branch) this.removedBranches.push(checkout.branch);
+    this.forgetting ??= new Promise<void>((resolve) => setTimeout(resolve, FORGET_AFTER_MS)).then(() =>
+      this.locked(async () => {
+        this.forgetting = undefined;
+        const branches = this.removedBranches.splice(0);
+        await gitRun(this.store, ['worktree', 'prune']);
+        if (branches.length > 0) await gitRun(this.store, ['branch', '-q', '-D', ...branches]);
+      }),
+    );
+    await this.forgetting;
   }
 }

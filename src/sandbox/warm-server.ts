@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { forgetGroup, killGroup, trackGroup } from './process-groups.js';
 import SERVER_SCRIPT from './warm-server.bash.txt';
 
 /**
@@ -160,13 +161,17 @@ export class WarmServer {
       // Its own process group, so a terminal's Ctrl-C reaches cadre and not the sandbox.
       { cwd, env: serverEnv(env), detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
     );
+    trackGroup(this.child.pid);
     this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
     this.child.stdin?.on('error', () => {
       // A dead server's stdin: the exit handler reports it.
     });
     this.child.once('error', (error) => this.die(error.message));
-    this.child.once('exit', (code, signal) => this.die(`bwrap exited (${signal ?? `exit ${code}`})`));
+    this.child.once('exit', (code, signal) => {
+      forgetGroup(this.child.pid);
+      this.die(`bwrap exited (${signal ?? `exit ${code}`})`);
+    });
     this.hold(false);
   }
 
@@ -184,13 +189,9 @@ export class WarmServer {
 
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */
   kill(): void {
-    if (this.child.pid !== undefined && this.state !== 'dead') {
-      try {
-        process.kill(this.child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    // The whole group: bwrap killed alone while still setting up leaves its child waiting for it forever,
+    // outside any `--die-with-parent`.
+    if (this.child.pid !== undefined && this.state !== 'dead') killGroup(this.child.pid);
     this.die('killed');
   }
 

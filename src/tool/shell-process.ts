@@ -1,23 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { WriteGrant } from '../sandbox/policy.js';
+import { killGroup, trackGroup } from '../sandbox/process-groups.js';
 import { type ShellSandbox, shellSpawn, warmSpec } from '../sandbox/sandbox.js';
 import { WarmCall } from '../sandbox/warm-pool.js';
 
 /** Pagers and credential prompts would hang a command that has no terminal. */
 const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-
-/** Process groups of commands started and not yet killed: ended when cadre itself exits. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number): void {
-  liveGroups.delete(pid);
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
-}
 
 /**
  * Starts `bash -c command` in the sandbox (bwrap's new PID namespace ends every process it started when
@@ -39,15 +27,7 @@ export function spawnShell(
   });
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
-  if (child.pid !== undefined) {
-    liveGroups.add(child.pid);
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.once('exit', () => {
-        for (const pid of liveGroups) killGroup(pid);
-      });
-    }
-  }
+  trackGroup(child.pid);
   return child;
 }
 

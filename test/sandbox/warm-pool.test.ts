@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxSettings } from '../../src/sandbox/policy.js';
@@ -265,6 +266,23 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
       await vi.waitFor(() => expect(pool.size).toBe(2));
     } finally {
       pool.close();
+    }
+  });
+
+  it('leaves no process behind when a server is stopped at any moment of its start', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'cadre-warm-start-'));
+    try {
+      const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
+      for (let delay = 0; delay < 30; delay++) {
+        const pool = new WarmPool();
+        pool.prewarm({ bwrapArgs: base, env: { PATH: process.env.PATH }, root, policy: 'p' });
+        // Each delay stops it at another point of bwrap's setup (a stop is the subject, not a wait).
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        pool.close();
+      }
+      await vi.waitFor(() => expect(hostProcessesWith(root)).toEqual([]));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

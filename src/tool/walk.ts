@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { isInside } from './paths.js';
 
 /** The ignore rules of one directory's .gitignore, matched relative to that directory. */
@@ -19,9 +19,14 @@ export interface WalkOptions {
 /** Never listed, whatever the ignore files say. */
 const ALWAYS_SKIPPED = new Set(['.git']);
 
+/** The .gitignore matcher loads with the first walk (a tool call, an `@` completion), not with cadre. */
+const loadIgnore = () => import('ignore').then((module) => module.default);
+
 async function loadLevel(dir: string): Promise<IgnoreLevel | undefined> {
+  const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const ignore = await loadIgnore();
   try {
-    const text = await readFile(path.join(dir, '.gitignore'), 'utf8');
     return { dir, rules: ignore().add(text) };
   } catch {
     return undefined;

@@ -30,11 +30,6 @@ export class WarmCall extends EventEmitter {
     this.stderr.setEncoding('utf8');
   }
 
-  /** Whether the call is still running. */
-  get running(): boolean {
-    return !this.over;
-  }
-
   /** Ends the call and everything it started: its server is stopped (a fresh one serves the next call). */
   stop(): void {
     if (this.fallbackChild) return;
@@ -73,7 +68,7 @@ export class WarmCall extends EventEmitter {
     child.stderr?.pipe(this.stderr);
     child.once('error', (error) => {
       this.over = true;
-      this.emit('error', error);
+      if (this.listenerCount('error') > 0) this.emit('error', error);
     });
     child.once('exit', (code, signal) => {
       this.over = true;

@@ -26,6 +26,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Between two calls an agent waits for the model at least this long (a fast local model's answer). */
+const MODEL_GAP_MS = 30;
+
 /** One `true` through the bash tool's own start (warm server or spawn), until its output is closed. */
 async function timeCall(root: string, sandbox?: ShellSandbox): Promise<number> {
   const start = performance.now();
@@ -42,7 +45,8 @@ async function timeCall(root: string, sandbox?: ShellSandbox): Promise<number> {
  * Issue 15: what the sandbox costs one `bash` call, measured on the bash tool's real path (policy, host
  * preparation, scrubbed env, the session's warm server or a per-call bwrap) against plain `bash -c true`
  * spawned from Node; the default policy, the optional network and PID-namespace flags flipped, and a
- * fresh bwrap per call (the path grants and background jobs take). Runs interleaved so drift hits all alike.
+ * fresh bwrap per call (the path grants and background jobs take). Runs interleaved so drift hits all alike,
+ * with a model's pause after each sandboxed call, when the next call's server starts as it does in a session.
  */
 export async function benchSandbox(): Promise<SandboxCost> {
   const probe = runBwrapProbe();
@@ -74,6 +78,8 @@ export async function benchSandbox(): Promise<SandboxCost> {
       for (const [j, variant] of variants.entries()) {
         const t = await timeCall(root, variant.sandbox);
         if (i >= WARMUP) boxed[j].push(t);
+        // The model's time between two calls, in which the next call's warm server starts (untimed).
+        await new Promise((resolve) => setTimeout(resolve, MODEL_GAP_MS));
       }
     }
     return {

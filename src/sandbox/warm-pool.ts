@@ -3,9 +3,9 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { type CallEnding, WarmServer } from './warm-server.js';
 
-/** Idle servers kept per session: the project's and a writer's or two; more are stopped, oldest first. */
+/** Spare servers kept per session: the project's and a writer's or two; more are stopped, oldest first. */
 const MAX_IDLE = 3;
-/** An idle server older than this is stopped: a session that stopped calling bash gives its memory back. */
+/** A spare server older than this is stopped: a session that stopped calling bash gives its memory back. */
 const IDLE_MS = 5 * 60_000;
 
 /**
@@ -119,7 +119,9 @@ interface Idle {
 
 /**
  * The warm servers of one session (SPEC 9, issue 17). A call takes an idle server started for exactly its
- * sandbox, or starts one; one server runs one call at a time, so parallel calls use several. A policy whose
+ * sandbox, or starts one; a server runs one call and is then stopped, and a fresh one is started for the
+ * next call while the model works (the cost of bwrap's start moves off the call). Parallel calls use
+ * several. A policy whose
  * arguments changed since (a hidden or read-only path that appeared) gets a new server and its servers of
  * the old arguments are stopped, idle ones at once and busy ones when their call ends: no server that could
  * still see what is now hidden is kept.
@@ -169,7 +171,11 @@ export class WarmPool {
             'error',
             Object.assign(new Error(`spawn bash ENOENT (no directory ${cwd})`), { code: 'ENOENT' }),
           );
-        if (server.state === 'idle') this.release(key, spec.policy, server);
+        // One call per server: what this call left in its sandbox (a process that took its server over by
+        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. The next call's
+        // server starts now, in the background, while the model reads this call's result.
+        server.kill();
+        setImmediate(() => this.prewarm(spec));
         call.finish(ending);
       },
     });

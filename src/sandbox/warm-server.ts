@@ -20,10 +20,10 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * warm-server.bash.txt.
  *
  * What a call cannot do: read or inject requests (the server's stdio are sockets, which `/proc/N/fd` does
- * not reopen), outlive its call (the reap), or write into the next call's output (nothing but the server is
- * left to write). What it can, where ptrace between processes of one user is allowed (no Yama, or
- * `ptrace_scope` 0): attach to its own server and subvert it, and so persist in this sandbox across later
- * calls of the same policy — never beyond that policy, which is the same wall a per-call bwrap gives.
+ * not reopen), outlive its call (the reap), or write into another call's output. The pool (warm-pool.ts)
+ * gives a server one call only and then stops it: where ptrace between processes of one user is allowed (no
+ * Yama, or `ptrace_scope` 0) a call could attach to its own server, and a server reused for a later call
+ * would carry that call's hold over into it.
  */
 
 /**
@@ -168,7 +168,8 @@ export class WarmServer {
       // A dead server's stdin: the exit handler reports it.
     });
     this.child.once('error', (error) => this.die(error.message));
-    this.child.once('exit', (code, signal) => {
+    // `close`, not `exit`: bwrap's complaint on stderr may arrive after its exit.
+    this.child.once('close', (code, signal) => {
       forgetGroup(this.child.pid);
       this.die(`bwrap exited (${signal ?? `exit ${code}`})`);
     });

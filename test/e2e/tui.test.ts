@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
@@ -385,28 +385,25 @@ describe('cadre interactive UI in a real terminal', { timeout: 90_000 }, () => {
     expect(server.requests[1].view.messages.map((m) => m.text)).toContain('First answer.');
   });
 
-  it('stops with the headless exit-2 message for a config error, before drawing', async () => {
-    const server = await scriptedServer(script().text('unused'));
-    const project = servedProject(server);
-    writeFileSync(join(project.dir, '.cadre', 'config.json'), '{"provider": 42}');
-    const headless = await cadreIn(project, ['-p', 'x']);
-    expect(headless.code).toBe(2);
-    const tui = cadreTerminal(project);
-    expect(await tui.exited).toBe(2);
-    expect(tui.output()).toContain(headless.stderr.trim().split('\n')[0]);
-    expect(tui.output()).not.toContain('ask anything');
-  });
-
-  it('stops before drawing for a config error found only when the session opens (a malformed rule)', async () => {
-    const server = await scriptedServer(script().text('unused'));
-    const project = servedProject(server, { config: { permission: { allow: ['bash(('] } } });
-    const headless = await cadreIn(project, ['-p', 'x']);
-    expect(headless.code).toBe(2);
-    const tui = cadreTerminal(project);
-    expect(await tui.exited).toBe(2);
-    expect(tui.output()).toContain(headless.stderr.trim().split('\n')[0]);
-    expect(tui.output()).not.toContain('ask anything');
-  });
+  it.each([
+    { when: 'read at start (a provider that is not a string)', broken: { config: { provider: 42 } } },
+    {
+      when: 'found only when the session opens (a malformed rule)',
+      broken: { config: { permission: { allow: ['bash(('] } } },
+    },
+  ])(
+    'stops with the headless exit-2 message for a config error $when, before drawing',
+    async ({ broken }) => {
+      const server = await scriptedServer(script().text('unused'));
+      const project = servedProject(server, broken);
+      const headless = await cadreIn(project, ['-p', 'x']);
+      expect(headless.code).toBe(2);
+      const tui = cadreTerminal(project);
+      expect(await tui.exited).toBe(2);
+      expect(tui.output()).toContain(headless.stderr.trim().split('\n')[0]);
+      expect(tui.output()).not.toContain('ask anything');
+    },
+  );
 
   it('draws plain ASCII without colour when the terminal has neither', async () => {
     const server = await scriptedServer(script().text('Plain.'));

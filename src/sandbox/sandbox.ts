@@ -14,8 +14,8 @@
  * (bwrap.ts on Linux, seatbelt.ts on macOS) turns it into a spawn. `grants` are outside paths a rule or an
  * approval allowed for one call: bound writable for that call only.
  *
- * With bwrap, calls without grants run on warm servers (warm-pool.ts): one long-lived bwrap per exact
- * argument list and environment, running one call at a time and killing what the call left behind.
+ * With bwrap, calls without grants run on warm servers (warm-pool.ts): a bwrap started ahead of the call
+ * for its exact argument list and environment, running that one call and killing what it left behind.
  */
 import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { WriteGrant } from '../sandbox/policy.js';
 import { killGroup, trackGroup } from '../sandbox/process-groups.js';
 import { type ShellSandbox, shellSpawn, warmSpec } from '../sandbox/sandbox.js';
-import { WarmCall } from '../sandbox/warm-pool.js';
+import { type ServerSpec, WarmCall, type WarmPool } from '../sandbox/warm-pool.js';
 
 /** Pagers and credential prompts would hang a command that has no terminal. */
 const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
@@ -44,21 +44,27 @@ export function startShell(
   sandbox?: ShellSandbox,
   grants: readonly WriteGrant[] = [],
 ): ShellChild {
-  const spec = warmSpec(sandbox, grants);
+  const warm = warmServer(sandbox, grants);
   // A NUL cannot be framed for the server; the per-call spawn refuses it with its usual error.
-  if (!spec || command.includes('\0') || cwd.includes('\0')) return spawnShell(command, cwd, sandbox, grants);
-  const { pool, ...server } = spec;
-  return pool.run({ ...server, env: { ...server.env, ...NON_INTERACTIVE_ENV } }, command, cwd, () =>
-    spawnShell(command, cwd, sandbox, grants),
-  );
+  if (!warm || command.includes('\0') || cwd.includes('\0')) return spawnShell(command, cwd, sandbox, grants);
+  return warm.pool.run(warm.server, command, cwd, () => spawnShell(command, cwd, sandbox, grants));
 }
 
 /** Starts the warm server the first call in `cwd` will use, so that call finds it ready. */
 export function prewarmShell(sandbox: ShellSandbox | undefined): void {
-  const spec = warmSpec(sandbox);
-  if (!spec) return;
+  const warm = warmServer(sandbox);
+  warm?.pool.prewarm(warm.server);
+}
+
+/** The warm server a call runs on, with the environment a per-call spawn gives the command. */
+function warmServer(
+  sandbox: ShellSandbox | undefined,
+  grants: readonly WriteGrant[] = [],
+): { pool: WarmPool; server: ServerSpec } | undefined {
+  const spec = warmSpec(sandbox, grants);
+  if (!spec) return undefined;
   const { pool, ...server } = spec;
-  pool.prewarm({ ...server, env: { ...server.env, ...NON_INTERACTIVE_ENV } });
+  return { pool, server: { ...server, env: { ...server.env, ...NON_INTERACTIVE_ENV } } };
 }
 
 /** Ends the command and every process in its group (also once it has exited: `&` children linger). */

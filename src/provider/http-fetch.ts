@@ -24,6 +24,16 @@ export interface FetchLimits {
 export class ModelTimeoutError extends Error {
   override name = 'ModelTimeoutError';
   readonly code = 'ETIMEDOUT';
+
+  /** No response headers within the connect limit. */
+  static connect(ms: number): ModelTimeoutError {
+    return new ModelTimeoutError(`no response from the model server within ${ms} ms`);
+  }
+
+  /** The body sent nothing for the idle limit. */
+  static idle(ms: number): ModelTimeoutError {
+    return new ModelTimeoutError(`the model stream sent nothing for ${ms} ms`);
+  }
 }
 
 /**
@@ -146,9 +156,7 @@ async function exchange(
             () => {
               settle();
               req.destroy();
-              reject(
-                new ModelTimeoutError(`no response from the model server within ${limits?.connectMs} ms`),
-              );
+              reject(ModelTimeoutError.connect(limits?.connectMs ?? 0));
             },
             Math.max(0, connectBy - performance.now()),
           );
@@ -222,7 +230,7 @@ function bodyOf(
     if (idle) idle.refresh();
     else
       idle = setTimeout(() => {
-        fail(new ModelTimeoutError(`the model stream sent nothing for ${limits.idleMs} ms`));
+        fail(ModelTimeoutError.idle(limits.idleMs));
         response.destroy();
       }, limits.idleMs);
   };

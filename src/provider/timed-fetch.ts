@@ -32,10 +32,7 @@ function withTimeouts(timeouts: Timeouts, base: typeof fetch): typeof fetch {
     if (outer?.aborted) onAbort();
     else outer?.addEventListener('abort', onAbort, { once: true });
     const connect = setTimeout(
-      () =>
-        controller.abort(
-          new ModelTimeoutError(`no response from the model server within ${timeouts.connectMs} ms`),
-        ),
+      () => controller.abort(ModelTimeoutError.connect(timeouts.connectMs)),
       timeouts.connectMs,
     );
     let response: Response;
@@ -57,7 +54,7 @@ function withTimeouts(timeouts: Timeouts, base: typeof fetch): typeof fetch {
       async pull(stream) {
         const timedOut = new Promise<never>((_, reject) => {
           idle = setTimeout(() => {
-            const error = new ModelTimeoutError(`the model stream sent nothing for ${timeouts.idleMs} ms`);
+            const error = ModelTimeoutError.idle(timeouts.idleMs);
             controller.abort(error);
             reject(error);
           }, timeouts.idleMs);

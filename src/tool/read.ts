@@ -76,13 +76,17 @@ async function readPage(
   };
 }
 
+function isDirectoryRefusal(shownPath: string): { refusal: string } {
+  return { refusal: `${shownPath} is a directory; use list_dir to see its entries` };
+}
+
 /** The file's size and opening bytes (its first chunk), or why it is not shown. */
 async function inspect(
   handle: FileHandle,
   shownPath: string,
 ): Promise<{ size: number; head: Uint8Array } | { refusal: string }> {
   const info = await handle.stat();
-  if (info.isDirectory()) return { refusal: `${shownPath} is a directory; use list_dir to see its entries` };
+  if (info.isDirectory()) return isDirectoryRefusal(shownPath);
   const buffer = Buffer.alloc(LINE_CHUNK_BYTES);
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
   const head = buffer.subarray(0, bytesRead);
@@ -100,8 +104,7 @@ async function openForRead(absolute: string, shownPath: string): Promise<FileHan
   } catch (error) {
     const info = await stat(absolute).catch((statError: unknown) => ({ statError }));
     if ('statError' in info) return { refusal: describeFsError(info.statError, shownPath) };
-    if (info.isDirectory())
-      return { refusal: `${shownPath} is a directory; use list_dir to see its entries` };
+    if (info.isDirectory()) return isDirectoryRefusal(shownPath);
     return { refusal: describeFsError(error, shownPath) };
   }
 }

@@ -11,6 +11,16 @@ import { type RedisServer, startRedis } from '../support/redis.js';
 
 export const SECRET = 'test-worker-secret';
 
+/** The root's copy of the signing secret for the file's tests (startCadre passes this process's environment on). */
+export function rootSecretForFile(): void {
+  beforeAll(() => {
+    process.env.CADRE_WORKER_SECRET = SECRET;
+  });
+  afterAll(() => {
+    delete process.env.CADRE_WORKER_SECRET;
+  });
+}
+
 /** One real Redis for the test file: started before its tests, stopped after them. */
 export function redisForFile(): { readonly server: RedisServer } {
   const holder: { server?: RedisServer } = {};

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jsonLines, startCadre } from '../e2e/harness.js';
 import { script, scriptedServer } from '../support/llm-server.js';
 import {
   fleetProject,
   goFleet,
   redisForFile,
-  SECRET,
+  rootSecretForFile,
   sharedRepository,
   startWorker,
   writesAndCommits,
@@ -16,13 +16,7 @@ const TIMEOUT = 180_000;
 const SYSTEM = 'You are a fleet writer.';
 
 const redisFile = redisForFile();
-// startCadre passes this process's environment on: the root's copy of the signing secret.
-beforeAll(() => {
-  process.env.CADRE_WORKER_SECRET = SECRET;
-});
-afterAll(() => {
-  delete process.env.CADRE_WORKER_SECRET;
-});
+rootSecretForFile();
 
 const ITEMS = [1, 2, 3, 4].map((i) => ({
   id: `w${i}`,

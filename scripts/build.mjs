@@ -186,5 +186,6 @@ renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.
 for (const dir of [staging, join(staging, 'chunks')])
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 swapIn(join(staging, 'chunks'), join('dist', 'chunks'), new Set(readdirSync(join(staging, 'chunks'))));
-for (const name of ['package.json', 'cli.js.map', 'cli.js']) renameSync(join(staging, name), join('dist', name));
+for (const name of ['package.json', 'cli.js.map', 'cli.js'])
+  renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });

@@ -71,6 +71,40 @@ const zod3KindsOnly = {
     });
   },
 };
+/**
+ * The ACP SDK's generated zod schemas (one per protocol type, ~470) are all built when it loads, the larger
+ * part of `cadre acp`'s start before `initialize` (issue 17); a server validates only the requests it
+ * receives. Each top-level schema is wrapped in `lazySchema` (src/acp/lazy-schema.ts): built on first use.
+ * A file whose schemas no longer all match the expected shape fails the build, so a changed SDK is noticed.
+ */
+const acpSchemasOnUse = {
+  name: 'acp-schemas-on-use',
+  setup(build) {
+    const helper = JSON.stringify(resolve('src/acp/lazy-schema.ts'));
+    build.onLoad(
+      { filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*[\\/](zod|guards)\.gen\.js$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const declarations = text.match(/^(export )?const z\w+ = /gm)?.length ?? 0;
+        let wrapped = 0;
+        const contents = text.replace(
+          /^((?:export )?const z\w+ = )([\s\S]*?);\n(?=\/\*\*|\/\/|(?:export )?(?:const|function) |\n|$)/gm,
+          (_, head, body) => {
+            wrapped++;
+            return `${head}/* @__PURE__ */ __cadreLazySchema(() => ${body});\n`;
+          },
+        );
+        if (wrapped !== declarations)
+          throw new Error(`${args.path}: ${declarations - wrapped} schema declarations not wrapped`);
+        return {
+          contents: `import { lazySchema as __cadreLazySchema } from ${helper};\n${contents}`,
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
+      },
+    );
+  },
+};
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
@@ -99,7 +133,7 @@ const cli = build({
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici],
+  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse],
   logLevel: 'warning',
 });
 

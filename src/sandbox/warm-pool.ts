@@ -172,13 +172,16 @@ export class WarmPool {
             Object.assign(new Error(`spawn bash ENOENT (no directory ${cwd})`), { code: 'ENOENT' }),
           );
         // One call per server: what this call left in its sandbox (a process that took its server over by
-        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. The next call's
-        // server starts now, in the background, while the model reads this call's result.
+        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. A spare is
+        // started unless the one started for this call still waits (a parallel call may have taken it).
         server.kill();
         setImmediate(() => this.prewarm(spec));
         call.finish(ending);
       },
     });
+    // The next call's server starts while this call runs, when the main thread only waits for the command:
+    // started once the call is over, its spawn (which blocks the thread) would hold up the next turn.
+    server.whenReady(() => this.prewarm(spec));
     return call;
   }
 

@@ -132,6 +132,7 @@ export class WarmServer {
   private greeting = '';
   /** Stderr before the server said it is ready: bwrap's complaint, or the first call's early output. */
   private early: Buffer[] = [];
+  private readyWaiters: (() => void)[] = [];
   private readonly onDeath: (server: WarmServer) => void;
 
   /** `bwrapArgs` are the sandbox's mounts and namespaces; the server adds the command. */
@@ -188,6 +189,12 @@ export class WarmServer {
     this.child.stdin?.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${body.length}\0`), body]));
   }
 
+  /** Runs `then` once the server is ready (at once if it is); never if it dies first. */
+  whenReady(then: () => void): void {
+    if (this.state === 'starting') this.readyWaiters.push(then);
+    else if (this.state !== 'dead') then();
+  }
+
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */
   kill(): void {
     // The whole group: bwrap killed alone while still setting up leaves its child waiting for it forever,
@@ -213,6 +220,11 @@ export class WarmServer {
       this.greeting = '';
       this.state = this.call ? 'busy' : 'idle';
       for (const early of this.early.splice(0)) this.onStderr(early);
+      // After this chunk is delivered: a waiter may spawn, which blocks the thread.
+      const waiters = this.readyWaiters.splice(0);
+      queueMicrotask(() => {
+        for (const then of waiters) then();
+      });
       if (rest.length === 0) return;
       chunk = rest;
     }
@@ -256,6 +268,7 @@ export class WarmServer {
     const starting = this.state === 'starting';
     this.state = 'dead';
     this.hold(false);
+    this.readyWaiters = [];
     const call = this.call;
     this.call = undefined;
     if (starting) {

@@ -251,6 +251,25 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
     }
   });
 
+  it('starts the next call’s server while a call runs, not after it', async () => {
+    const pool = new WarmPool();
+    try {
+      const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
+      const spec = { bwrapArgs: base, env: { PATH: process.env.PATH }, root: '/', policy: 'p' };
+      const call = pool.run(spec, 'sleep 30', '/', () => {
+        throw new Error('the server did not start');
+      });
+      // The running call's server, and the spare beside it.
+      await vi.waitFor(() => expect(pool.size).toBe(2));
+      const exited = new Promise((resolve) => call.once('exit', resolve));
+      call.stop();
+      await exited;
+      expect(pool.size).toBe(1);
+    } finally {
+      pool.close();
+    }
+  });
+
   it('keeps at most a few idle servers, stopping the oldest', async () => {
     const pool = new WarmPool({ maxIdle: 2 });
     try {

@@ -181,6 +181,11 @@ writeFileSync(join(staging, 'web', 'manifest.json'), `${JSON.stringify({ html, f
 swapIn(join(staging, 'web'), join('dist', 'web'), new Set(pageFiles));
 renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.json'));
 
+// Node looks for the package.json that says a file is an ES module from the file's folder upward, once per
+// module loaded (about 65 on `cadre -p`): one beside the bundle ends each look-up at the first step.
+for (const dir of [staging, join(staging, 'chunks')])
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 swapIn(join(staging, 'chunks'), join('dist', 'chunks'), new Set(readdirSync(join(staging, 'chunks'))));
-for (const name of ['cli.js.map', 'cli.js']) renameSync(join(staging, name), join('dist', name));
+for (const name of ['package.json', 'cli.js.map', 'cli.js'])
+  renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { fail, ok } from './result.js';
@@ -40,7 +39,9 @@ type AddressCheck = (address: string) => string | undefined;
  */
 async function refusedAddress(url: URL, check: AddressCheck): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  // The resolver loads with the first name looked up, not with cadre (issue 17: every start pays for it).
+  const lookup = async () => (await import('node:dns/promises')).lookup(host, { all: true });
+  const addresses = isIP(host) ? [host] : (await lookup()).map((a) => a.address);
   for (const address of addresses) {
     const reason = check(address);
     if (reason) return `${url.hostname} resolves to ${reason}`;

@@ -1,11 +1,19 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitError, git, gitRun, withRepoLock } from '../worktree/git.js';
 
-/** How long after a checkout's removal git's records of it go (with those of the checkouts removed meanwhile). */
+/** How long after a checkout's release git's records of it go (with those of the checkouts released meanwhile). */
 const FORGET_AFTER_MS = 1000;
+
+/** What a worktree's admin dir holds after a plain checkout. */
+const PLAIN_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['HEAD', 'commondir', 'gitdir', 'index']);
+/**
+ * What a job's own git commands leave there besides: dropped when its worktree is reused. One with
+ * anything else (a rebase or merge in progress, its own config) is not reused.
+ */
+const JOB_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['logs', 'ORIG_HEAD', 'COMMIT_EDITMSG', 'FETCH_HEAD']);
 
 /** A checkout a worker made for one job, and the store it belongs to. */
 export interface JobCheckout {
@@ -13,13 +21,29 @@ export interface JobCheckout {
   /** The worker's cache of the shared repository (a bare store): the writer's git dir lives in it. */
   store: string;
   branch?: string;
+  /** The job's base commit: the checkout goes back to it when the job is done. */
+  base: string;
+  /** The commit the job starts from: its base, or what an earlier attempt pushed to its branch. */
+  start: string;
+  /** Its `.git` file as made: a checkout whose link was changed is not reused. */
+  link: string;
+}
+
+/** A checkout no job uses: clean, detached at `at`, ready for the next job. */
+interface Idle {
+  path: string;
+  at: string;
+  link: string;
 }
 
 /**
  * The worker's cache of the shared repository under `dir`: a bare store that fetches only what it lacks
- * (the job's base, and a task branch a worker before it pushed), with one worktree per job. Only git's
- * records in the store change under its lock; the files of a checkout are written and removed outside it,
- * so a worker's slots do not wait for each other's files.
+ * (the job's base, and a task branch a worker before it pushed), and a pool of worktrees. A job takes an
+ * idle worktree and switches it to its base on a fresh branch (a cheap checkout: only the files that
+ * differ are written), or gets a new one when none is idle; once the job is done its worktree goes back
+ * to its base, loses every untracked and ignored file, and waits for the next job, off the pickup path.
+ * Only git's records in the store change under its lock; the files of a checkout are written and removed
+ * outside it, so a worker's slots do not wait for each other's files.
  */
 export class WorkerRepo {
   readonly store: string;
@@ -28,7 +52,10 @@ export class WorkerRepo {
    * again only when that fails, e.g. after a gc dropped them).
    */
   private readonly known = new Set<string>();
-  /** Branches of removed checkouts, deleted together by the next `forgetting`. */
+  private readonly idle: Idle[] = [];
+  /** Worktrees of finished jobs being made ready for the next: a job waits for one rather than make one. */
+  private readonly recycling = new Set<Promise<void>>();
+  /** Branches of finished jobs, deleted together by the next `forgetting` (with the records of removed worktrees). */
   private readonly removedBranches: string[] = [];
   private forgetting?: Promise<void>;
 
@@ -53,6 +80,16 @@ export class WorkerRepo {
   }
 
   /**
+   * Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
+   * Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
+   */
+  private async have(base: { ref: string; sha: string }): Promise<void> {
+    const present = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
+    if (present.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
+    this.known.add(base.sha);
+  }
+
+  /**
    * A worktree at the job's base: a writer's on its own branch, continuing from what an earlier attempt
    * pushed to it (a retry after a killed worker loses no commit); a reader's detached.
    */
@@ -62,11 +99,12 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
-    await this.locked(async () => {
-      await this.init();
-      let start = base.sha;
-      if (branch && retried) {
+    let start = base.sha;
+    if (!this.known.has(base.sha) || (branch && retried))
+      start = await this.locked(async () => {
+        await this.init();
+        await this.have(base);
+        if (!branch || !retried) return base.sha;
         const pushed = await gitRun(this.store, [
           'fetch',
           '-q',
@@ -74,32 +112,75 @@ export class WorkerRepo {
           this.repository,
           `refs/heads/${branch}`,
         ]);
-        if (pushed.code === 0) start = await git(this.store, ['rev-parse', 'FETCH_HEAD']);
-      }
+        return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
+      });
+    const idle = await this.takeIdle(start);
+    if (idle) {
       const args = branch
-        ? ['worktree', 'add', '-q', '--no-checkout', '-B', branch, path, start]
-        : ['worktree', 'add', '-q', '--no-checkout', '--detach', path, start];
+        ? ['checkout', '-q', '-f', '-B', branch, start]
+        : ['checkout', '-q', '-f', '--detach', start];
+      const switched = await gitRun(idle.path, args);
+      if (switched.code === 0)
+        return { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link };
+      await this.discard(idle.path);
+    }
+    return this.add(jobId, base, start, branch);
+  }
+
+  /** An idle worktree, at `at` if one is; one being made ready is waited for rather than a new one made. */
+  private async takeIdle(at: string): Promise<Idle | undefined> {
+    for (;;) {
+      const same = this.idle.findIndex((i) => i.at === at);
+      const index = same >= 0 ? same : this.idle.length - 1;
+      if (index >= 0) return this.idle.splice(index, 1)[0];
+      if (this.recycling.size === 0) return undefined;
+      await Promise.race(this.recycling);
+    }
+  }
+
+  /** A new worktree for the job. */
+  private async add(
+    jobId: string,
+    base: { ref: string; sha: string },
+    start: string,
+    branch: string | undefined,
+  ): Promise<JobCheckout> {
+    const path = join(this.dir, 'worktrees', `${jobId.slice(0, 8)}-${randomBytes(4).toString('hex')}`);
+    const args = branch
+      ? ['worktree', 'add', '-q', '--no-checkout', '-B', branch, path, start]
+      : ['worktree', 'add', '-q', '--no-checkout', '--detach', path, start];
+    await this.locked(async () => {
+      await this.init();
       const add = async () => (await gitRun(this.store, args)).code === 0;
-      if (this.known.has(base.sha) && (await add())) return;
-      // Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
-      // Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
-      const have = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
-      if (have.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
-      this.known.add(base.sha);
       if (await add()) return;
-      // A worktree a killed run of this worker left behind blocks the branch or the path: gone, then again.
-      rmSync(path, { recursive: true, force: true });
+      await this.have(base);
+      if (await add()) return;
+      // A worktree a killed run of this worker left behind still holds the branch: gone, then again.
+      if (branch) await this.freeBranch(branch);
+      await rm(path, { recursive: true, force: true });
       await gitRun(this.store, ['worktree', 'prune']);
       await git(this.store, args);
     });
-    const checkout = { path, store: this.store, branch };
+    const link = await readFile(join(path, '.git'), 'utf8');
+    const checkout = { path, store: this.store, branch, base: base.sha, start, link };
     // The files, outside the store's lock: the worktree's index is its own.
     const filled = await gitRun(path, ['reset', '-q', '--hard']);
     if (filled.code !== 0) {
-      await this.remove(checkout);
+      await this.discard(path);
+      if (branch) this.forget(branch);
       throw new GitError(['reset', '-q', '--hard'], filled);
     }
     return checkout;
+  }
+
+  /** Removes the worktree (of an earlier run) that has `branch` checked out. */
+  private async freeBranch(branch: string): Promise<void> {
+    const list = await git(this.store, ['worktree', 'list', '--porcelain']);
+    for (const entry of list.split('\n\n')) {
+      const path = /^worktree (.*)$/m.exec(entry)?.[1];
+      if (path && entry.includes(`\nbranch refs/heads/${branch}`))
+        await gitRun(this.store, ['worktree', 'remove', '--force', path]);
+    }
   }
 
   /** The checkout's HEAD commit. */
@@ -125,13 +206,53 @@ export class WorkerRepo {
   }
 
   /**
-   * Removes the job's worktree and branch: the root retains the work, not the worker. The files go at
-   * once; git's records of them go for several jobs together a moment later, under the store's lock, so
-   * the checkouts of the jobs that follow do not queue behind them.
+   * The job is done (the root retains the work, not the worker): its worktree goes back to the job's base
+   * with nothing of the job left (no commit, change, untracked or ignored file, branch or reflog) and
+   * waits for the next job; one that cannot be made so is removed. The branch and the records of removed
+   * worktrees go for several jobs together a moment later, under the store's lock, so the checkouts of
+   * the jobs that follow do not queue behind them.
    */
-  async remove(checkout: JobCheckout): Promise<void> {
-    await rm(checkout.path, { recursive: true, force: true });
-    if (checkout.branch) this.removedBranches.push(checkout.branch);
+  async release(checkout: JobCheckout): Promise<void> {
+    const recycled = this.recycle(checkout)
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) this.idle.push({ path: checkout.path, at: checkout.base, link: checkout.link });
+        else return this.discard(checkout.path);
+      });
+    this.recycling.add(recycled);
+    await recycled;
+    this.recycling.delete(recycled);
+    if (checkout.branch) this.forget(checkout.branch);
+    await this.forgetting;
+  }
+
+  /** Whether the checkout is back at its base, clean, and plain enough to serve another job. */
+  private async recycle(checkout: JobCheckout): Promise<boolean> {
+    const { path } = checkout;
+    const link = await readFile(join(path, '.git'), 'utf8').catch(() => '');
+    if (link !== checkout.link) return false;
+    const admin = /^gitdir: (.*)$/m.exec(link)?.[1]?.trim();
+    if (!admin) return false;
+    const reset = await gitRun(path, ['checkout', '-q', '-f', '--detach', checkout.base]);
+    if (reset.code !== 0) return false;
+    const cleaned = await gitRun(path, ['clean', '-q', '-ffdx']);
+    if (cleaned.code !== 0) return false;
+    const left = (await readdir(admin)).filter((entry) => !PLAIN_ADMIN_ENTRIES.has(entry));
+    if (left.some((entry) => !JOB_ADMIN_ENTRIES.has(entry))) return false;
+    // The job's history of HEAD and its messages go with it: the next job's start from its own checkout.
+    await Promise.all(left.map((entry) => rm(join(admin, entry), { recursive: true, force: true })));
+    return true;
+  }
+
+  /** Removes a worktree's files now and its record with the next `forgetting`. */
+  private async discard(path: string): Promise<void> {
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    this.forget();
+  }
+
+  /** Deletes `branch` (if any) and prunes the records of removed worktrees, for several at once. */
+  private forget(branch?: string): void {
+    if (branch) this.removedBranches.push(branch);
     this.forgetting ??= new Promise<void>((resolve) => setTimeout(resolve, FORGET_AFTER_MS)).then(() =>
       this.locked(async () => {
         this.forgetting = undefined;
@@ -140,6 +261,14 @@ export class WorkerRepo {
         if (branches.length > 0) await gitRun(this.store, ['branch', '-q', '-D', ...branches]);
       }),
     );
+  }
+
+  /** The worker stops: idle worktrees go (a new worker process starts its pool afresh). */
+  async close(): Promise<void> {
+    await Promise.all(this.recycling);
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((i) => rm(i.path, { recursive: true, force: true })));
+    if (idle.length > 0) this.forget();
     await this.forgetting;
   }
 }

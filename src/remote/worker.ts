@@ -92,7 +92,7 @@ export class CadreWorker {
   /** Jobs running here, by id: one handed back while it still runs here (a lock lost under load) joins it. */
   private readonly running = new Map<string, Promise<RemoteResult>>();
   private readonly reported = new Set<string>();
-  /** Checkouts of finished jobs being removed. */
+  /** Checkouts of finished jobs being made ready for the next (or removed). */
   private readonly tidying = new Set<Promise<void>>();
   /** Jobs this worker refused (logged and reported home once, however often they are offered again). */
   private readonly refused = new Set<string>();
@@ -150,6 +150,7 @@ export class CadreWorker {
   async close(): Promise<void> {
     await this.worker?.close();
     await Promise.all(this.tidying);
+    await Promise.all([...this.repos.values()].map((repo) => repo.close()));
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
     await this.mcp?.close();
@@ -236,8 +237,8 @@ export class CadreWorker {
       await this.send(jobId, { k: 'result', result });
       return result;
     } finally {
-      // After the result went home, and outside the job: neither the root nor this worker's next job
-      // waits for the tidying (a new checkout of the same store queues behind it on the store's lock).
+      // After the result went home, and outside the job: the root does not wait for the tidying, and
+      // this worker's next job waits only for a worktree being made ready when no other is idle.
       const tidying = (async () => {
         for (const step of cleanup) await step().catch(() => undefined);
       })();
@@ -294,7 +295,7 @@ export class CadreWorker {
     const pushIfMoved = async () => {
       if (!repo || !checkout?.branch || !acted) return;
       const head = await repo.head(checkout);
-      if (head === pushed || head === spec.base?.sha) return;
+      if (head === pushed || head === checkout.start) return;
       pushed = await repo.push(checkout);
       // The root hears of it first: a worker killed right after this line has told it what it pushed.
       await this.send(jobId, { k: 'pushed', sha: pushed });
@@ -304,7 +305,7 @@ export class CadreWorker {
       if (repo && spec.base) {
         const made = await repo.checkout(spec.id, spec.base, spec.branch, retried);
         checkout = made;
-        cleanup.push(() => repo.remove(made));
+        cleanup.push(() => repo.release(made));
       } else {
         mkdirSync(join(options.dir, 'scratch'), { recursive: true });
         const made = mkdtempSync(join(options.dir, 'scratch', 'job-'));
@@ -327,7 +328,7 @@ export class CadreWorker {
         text: loop.text,
         error: timeout.aborted ? `timed out after ${spec.timeoutSecs} s` : loop.error,
         turns: loop.turns,
-        head: checkout?.branch ? (pushed ?? spec.base?.sha) : undefined,
+        head: checkout?.branch ? (pushed ?? checkout.start) : undefined,
         patch,
       };
     } catch (error) {

@@ -143,7 +143,7 @@ const nodeBundle = {
  * about 25; issue 17). Only one mode runs in a process, so nothing is loaded twice; what a mode shares
  * with `cli.js` itself (the usage error) is compared by name there.
  */
-const MODES = { headless: 'src/cli/headless.ts', acp: 'src/cli/commands/acp.ts' };
+const MODES = { headless: 'src/cli/headless.ts', acp: 'src/cli/commands/acp.ts', tui: 'src/tui/run.tsx' };
 const modes = await Promise.all(
   Object.entries(MODES).map(([name, entry]) =>
     build({
@@ -167,7 +167,8 @@ const modesExternal = {
   setup(build) {
     build.onResolve({ filter: /\.js$/ }, (args) => {
       if (!args.importer.endsWith(join('src', 'cli', 'main.ts'))) return undefined;
-      const path = modePaths.get(resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ''));
+      const path = modePaths.get(`${source}.ts`) ?? modePaths.get(`${source}.tsx`);
       return path ? { path, external: true } : undefined;
     });
   },

@@ -53,8 +53,11 @@ export class WorkerRepo {
    */
   private readonly known = new Set<string>();
   private readonly idle: Idle[] = [];
-  /** Worktrees of finished jobs being made ready for the next: a job waits for one rather than make one. */
-  private readonly recycling = new Set<Promise<void>>();
+  /**
+   * Worktrees being made ready (a finished job's, or a spare): a job with none idle waits for one
+   * rather than make one.
+   */
+  private readonly readying = new Set<Promise<void>>();
   /** Branches of finished jobs, deleted together by the next `forgetting` (with the records of removed worktrees). */
   private readonly removedBranches: string[] = [];
   private forgetting?: Promise<void>;
@@ -62,6 +65,11 @@ export class WorkerRepo {
   constructor(
     readonly dir: string,
     readonly repository: string,
+    /**
+     * Idle worktrees kept ready beyond those jobs use (made while the jobs run): a job that follows one
+     * that just ended takes a ready one instead of waiting for that one to be cleaned.
+     */
+    private readonly spare = 0,
   ) {
     const key = createHash('sha256').update(repository).digest('hex').slice(0, 12);
     this.store = join(dir, 'repos', `${key}.git`);
@@ -120,11 +128,39 @@ export class WorkerRepo {
         ? ['checkout', '-q', '-f', '-B', branch, start]
         : ['checkout', '-q', '-f', '--detach', start];
       const switched = await gitRun(idle.path, args);
-      if (switched.code === 0)
+      if (switched.code === 0) {
+        this.replenish(base);
         return { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link };
+      }
       await this.discard(idle.path);
     }
-    return this.add(jobId, base, start, branch);
+    const made = await this.add(jobId, base, start, branch);
+    this.replenish(base);
+    return made;
+  }
+
+  /** Spare worktrees at the job's base, made in the background up to `spare`. */
+  private replenish(base: { ref: string; sha: string }): void {
+    while (this.idle.length + this.readying.size < this.spare) {
+      const making = this.add('spare', base, base.sha, undefined).then(
+        (made) => {
+          this.idle.push({ path: made.path, at: made.base, link: made.link });
+        },
+        () => undefined,
+      );
+      this.ready(making);
+    }
+  }
+
+  /** Tracks a worktree being made ready until it is. */
+  private ready(making: Promise<void>): Promise<void> {
+    this.readying.add(making);
+    return making.finally(() => this.readying.delete(making));
+  }
+
+  /** Resolves once no worktree is being made ready. */
+  async settled(): Promise<void> {
+    while (this.readying.size > 0) await Promise.all(this.readying);
   }
 
   /** An idle worktree, at `at` if one is; one being made ready is waited for rather than a new one made. */
@@ -133,8 +169,8 @@ export class WorkerRepo {
       const same = this.idle.findIndex((i) => i.at === at);
       const index = same >= 0 ? same : this.idle.length - 1;
       if (index >= 0) return this.idle.splice(index, 1)[0];
-      if (this.recycling.size === 0) return undefined;
-      await Promise.race(this.recycling);
+      if (this.readying.size === 0) return undefined;
+      await Promise.race(this.readying);
     }
   }
 
@@ -219,9 +255,7 @@ export class WorkerRepo {
         if (ok) this.idle.push({ path: checkout.path, at: checkout.base, link: checkout.link });
         else return this.discard(checkout.path);
       });
-    this.recycling.add(recycled);
-    await recycled;
-    this.recycling.delete(recycled);
+    await this.ready(recycled);
     if (checkout.branch) this.forget(checkout.branch);
     await this.forgetting;
   }
@@ -265,7 +299,7 @@ export class WorkerRepo {
 
   /** The worker stops: idle worktrees go (a new worker process starts its pool afresh). */
   async close(): Promise<void> {
-    await Promise.all(this.recycling);
+    await this.settled();
     const idle = this.idle.splice(0);
     await Promise.all(idle.map((i) => rm(i.path, { recursive: true, force: true })));
     if (idle.length > 0) this.forget();

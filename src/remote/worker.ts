@@ -251,7 +251,8 @@ export class CadreWorker {
   private repo(repository: string): WorkerRepo {
     let repo = this.repos.get(repository);
     if (!repo) {
-      repo = new WorkerRepo(this.options.dir, repository);
+      // As many spare worktrees as slots: a slot's next job never waits for its last one's cleaning.
+      repo = new WorkerRepo(this.options.dir, repository, this.options.concurrency);
       this.repos.set(repository, repo);
     }
     return repo;

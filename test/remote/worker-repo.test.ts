@@ -93,6 +93,27 @@ describe('WorkerRepo', () => {
     expect(git(repo.store, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
 
+  it('keeps spare worktrees ready while jobs run, so the next job takes one at once', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository, 1);
+    const one = await repo.checkout('j1', base, 'cadre-task-1', false);
+    // The spare is made while job 1 runs: clean, detached at its base, in a folder of its own.
+    await repo.settled();
+    const worktrees = () => git(repo.store, 'worktree', 'list', '--porcelain');
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
+    const two = await repo.checkout('j2', base, 'cadre-task-2', false);
+    expect(two.path).not.toBe(one.path);
+    expect(git(two.path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(two.path, 'status', '--porcelain', '--ignored')).toBe('');
+    // Taking it made another spare; released, the pool holds at most the jobs' worktrees and the spare.
+    await repo.release(one);
+    await repo.release(two);
+    await repo.settled();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(4);
+    await repo.close();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
+  });
+
   it('a pooled worktree switches to another base; one left mid-rebase or with a changed link is not reused', async () => {
     const { root, repository, cache, sha, base } = shared();
     writeFileSync(join(root, 'a.txt'), 'a2\n');

@@ -124,19 +124,58 @@ export class WorkerRepo {
       });
     const idle = await this.takeIdle(start);
     if (idle) {
-      const args = branch
-        ? ['checkout', '-q', '-f', '-B', branch, start]
-        : ['checkout', '-q', '-f', '--detach', start];
-      const switched = await gitRun(idle.path, args);
-      if (switched.code === 0) {
-        this.replenish(base);
-        return { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link };
-      }
-      await this.discard(idle.path);
+      const switched = await this.switchTo(idle, base, start, branch);
+      if ('checkout' in switched) return switched.checkout;
     }
     const made = await this.add(jobId, base, start, branch);
     this.replenish(base);
     return made;
+  }
+
+  /**
+   * The job's worktree as soon as its folder is known. An idle one (of a commit the store has, for a
+   * first attempt) is the job's at once, and `ready` settles once it is switched to the job's base and
+   * branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
+   * before `ready` settles as long as nothing reads or writes its files until then.
+   */
+  async place(
+    jobId: string,
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
+    const index = this.idleIndex(base.sha);
+    if (this.known.has(base.sha) && !retried && index >= 0) {
+      const idle = this.idle.splice(index, 1)[0] as Idle;
+      const ready = this.switchTo(idle, base, base.sha, branch).then((switched) => {
+        if ('error' in switched) throw switched.error;
+        return switched.checkout;
+      });
+      return { path: idle.path, ready };
+    }
+    const made = await this.checkout(jobId, base, branch, retried);
+    return { path: made.path, ready: Promise.resolve(made) };
+  }
+
+  /** An idle worktree to the job's start commit, on its branch; one that cannot be switched is removed. */
+  private async switchTo(
+    idle: Idle,
+    base: { ref: string; sha: string },
+    start: string,
+    branch: string | undefined,
+  ): Promise<{ checkout: JobCheckout } | { error: GitError }> {
+    const args = branch
+      ? ['checkout', '-q', '-f', '-B', branch, start]
+      : ['checkout', '-q', '-f', '--detach', start];
+    const switched = await gitRun(idle.path, args);
+    if (switched.code !== 0) {
+      await this.discard(idle.path);
+      return { error: new GitError(args, switched) };
+    }
+    this.replenish(base);
+    return {
+      checkout: { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link },
+    };
   }
 
   /** Spare worktrees at the job's base, made in the background up to `spare`. */
@@ -163,11 +202,16 @@ export class WorkerRepo {
     while (this.readying.size > 0) await Promise.all(this.readying);
   }
 
+  /** Which idle worktree a job from `at` takes: one at `at` if any, else the last; -1 when none is idle. */
+  private idleIndex(at: string): number {
+    const same = this.idle.findIndex((i) => i.at === at);
+    return same >= 0 ? same : this.idle.length - 1;
+  }
+
   /** An idle worktree, at `at` if one is; one being made ready is waited for rather than a new one made. */
   private async takeIdle(at: string): Promise<Idle | undefined> {
     for (;;) {
-      const same = this.idle.findIndex((i) => i.at === at);
-      const index = same >= 0 ? same : this.idle.length - 1;
+      const index = this.idleIndex(at);
       if (index >= 0) return this.idle.splice(index, 1)[0];
       if (this.readying.size === 0) return undefined;
       await Promise.race(this.readying);

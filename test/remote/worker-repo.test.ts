@@ -114,6 +114,26 @@ describe('WorkerRepo', () => {
     expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('places a job in an idle worktree at once, switched to its branch by the time `ready` settles', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository);
+    // Nothing idle yet: the checkout is made first.
+    const first = await repo.place('j1', base, 'cadre-task-1', false);
+    expect((await first.ready).path).toBe(first.path);
+    await repo.release(await first.ready);
+    const second = await repo.place('j2', base, 'cadre-task-2', false);
+    expect(second.path).toBe(first.path);
+    const made = await second.ready;
+    expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
+    expect(made).toMatchObject({ base: sha, start: sha, branch: 'cadre-task-2' });
+    await repo.release(made);
+    // A switch git refuses rejects `ready` with git's reason; the worktree is not reused.
+    const bad = await repo.place('j3', base, 'bad..branch', false);
+    await expect(bad.ready).rejects.toThrow(/git checkout -q -f -B bad\.\.branch/);
+    expect(existsSync(bad.path)).toBe(false);
+    await repo.close();
+  });
+
   it('a pooled worktree switches to another base; one left mid-rebase or with a changed link is not reused', async () => {
     const { root, repository, cache, sha, base } = shared();
     writeFileSync(join(root, 'a.txt'), 'a2\n');

@@ -107,21 +107,7 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    let start = base.sha;
-    if (!this.known.has(base.sha) || (branch && retried))
-      start = await this.locked(async () => {
-        await this.init();
-        await this.have(base);
-        if (!branch || !retried) return base.sha;
-        const pushed = await gitRun(this.store, [
-          'fetch',
-          '-q',
-          '--no-tags',
-          this.repository,
-          `refs/heads/${branch}`,
-        ]);
-        return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
-      });
+    const start = await this.startOf(base, branch, retried);
     const idle = await this.takeIdle(start);
     if (idle) {
       const switched = await this.switchTo(idle, base, start, branch);
@@ -132,10 +118,32 @@ export class WorkerRepo {
     return made;
   }
 
+  /** The commit the job starts from, in the store: its base, or what an earlier attempt pushed to its branch. */
+  private async startOf(
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<string> {
+    if (this.known.has(base.sha) && !(branch && retried)) return base.sha;
+    return this.locked(async () => {
+      await this.init();
+      await this.have(base);
+      if (!branch || !retried) return base.sha;
+      const pushed = await gitRun(this.store, [
+        'fetch',
+        '-q',
+        '--no-tags',
+        this.repository,
+        `refs/heads/${branch}`,
+      ]);
+      return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
+    });
+  }
+
   /**
-   * The job's worktree as soon as its folder is known. An idle one (of a commit the store has, for a
-   * first attempt) is the job's at once, and `ready` settles once it is switched to the job's base and
-   * branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
+   * The job's worktree as soon as its folder is known. For a first attempt an idle one is the job's at
+   * once, and `ready` settles once the base is in the store and the worktree switched to it on the
+   * job's branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
    * before `ready` settles as long as nothing reads or writes its files until then.
    */
   async place(
@@ -145,12 +153,20 @@ export class WorkerRepo {
     retried: boolean,
   ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
     const index = this.idleIndex(base.sha);
-    if (this.known.has(base.sha) && !retried && index >= 0) {
+    if (!retried && index >= 0) {
       const idle = this.idle.splice(index, 1)[0] as Idle;
-      const ready = this.switchTo(idle, base, base.sha, branch).then((switched) => {
-        if ('error' in switched) throw switched.error;
-        return switched.checkout;
-      });
+      const ready = this.startOf(base, branch, false).then(
+        async (start) => {
+          const switched = await this.switchTo(idle, base, start, branch);
+          if ('error' in switched) throw switched.error;
+          return switched.checkout;
+        },
+        (error: unknown) => {
+          // The base cannot be had: the worktree, untouched, waits for the next job.
+          this.idle.push(idle);
+          throw error;
+        },
+      );
       return { path: idle.path, ready };
     }
     const made = await this.checkout(jobId, base, branch, retried);

@@ -127,8 +127,18 @@ describe('WorkerRepo', () => {
     expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
     expect(made).toMatchObject({ base: sha, start: sha, branch: 'cadre-task-2' });
     await repo.release(made);
+    // A base that cannot be fetched rejects `ready` with git's reason; the worktree waits for the next job.
+    const missing = await repo.place(
+      'j9',
+      { ref: 'refs/cadre/base/missing', sha: 'e'.repeat(40) },
+      'b',
+      false,
+    );
+    expect(missing.path).toBe(first.path);
+    await expect(missing.ready).rejects.toThrow(/git fetch/);
     // A switch git refuses rejects `ready` with git's reason; the worktree is not reused.
     const bad = await repo.place('j3', base, 'bad..branch', false);
+    expect(bad.path).toBe(first.path);
     await expect(bad.ready).rejects.toThrow(/git checkout -q -f -B bad\.\.branch/);
     expect(existsSync(bad.path)).toBe(false);
     await repo.close();

@@ -40,6 +40,9 @@ import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
 
+/** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
+const TIDY_DELAY_MS = 250;
+
 export interface WorkerOptions {
   name: string;
   redis: string;
@@ -238,8 +241,10 @@ export class CadreWorker {
       return result;
     } finally {
       // After the result went home, and outside the job: the root does not wait for the tidying, and
-      // this worker's next job waits only for a worktree being made ready when no other is idle.
+      // this worker's next job waits only for a worktree being made ready when no other is idle. It
+      // starts a moment later: the job that follows on the freed slot is picked up and placed first.
       const tidying = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, TIDY_DELAY_MS));
         for (const step of cleanup) await step().catch(() => undefined);
       })();
       this.tidying.add(tidying);

@@ -108,9 +108,8 @@ const acpSchemasOnUse = {
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
-const cli = build({
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: staging,
+/** What every server-side bundle shares: the CLI's and each mode's. */
+const nodeBundle = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -135,6 +134,51 @@ const cli = build({
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse],
   logLevel: 'warning',
+};
+
+/**
+ * The modes `src/cli/main.ts` loads with `import()` that start an agent, each bundled on its own into
+ * `dist/modes`: in the one bundle their code was cut into as many chunks as there are sets of commands
+ * sharing it, and Node pays about half a millisecond per module file (`cadre -p hi` loaded 65 files, now
+ * about 25; issue 17). Only one mode runs in a process, so nothing is loaded twice; what a mode shares
+ * with `cli.js` itself (the usage error) is compared by name there.
+ */
+const MODES = { headless: 'src/cli/headless.ts', acp: 'src/cli/commands/acp.ts', tui: 'src/tui/run.tsx' };
+const modes = await Promise.all(
+  Object.entries(MODES).map(([name, entry]) =>
+    build({
+      ...nodeBundle,
+      entryPoints: { [name]: entry },
+      outdir: join(staging, 'modes'),
+      entryNames: '[name]-[hash]',
+      metafile: true,
+    }),
+  ),
+);
+/** Each mode's import in main.ts, as the path of its bundled entry (hashed, so an older cli.js keeps its own). */
+const modePaths = new Map(
+  Object.values(MODES).map((entry, i) => {
+    const [output] = Object.entries(modes[i].metafile.outputs).find(([, o]) => o.entryPoint === entry);
+    return [resolve(entry), `./modes/${basename(output)}`];
+  }),
+);
+const modesExternal = {
+  name: 'modes-external',
+  setup(build) {
+    build.onResolve({ filter: /\.js$/ }, (args) => {
+      if (!args.importer.endsWith(join('src', 'cli', 'main.ts'))) return undefined;
+      const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ''));
+      const path = modePaths.get(`${source}.ts`) ?? modePaths.get(`${source}.tsx`);
+      return path ? { path, external: true } : undefined;
+    });
+  },
+};
+
+const cli = build({
+  ...nodeBundle,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: staging,
+  plugins: [modesExternal, ...nodeBundle.plugins],
 });
 
 // No CDN: everything the page uses is in these files, so it works offline.
@@ -182,10 +226,15 @@ swapIn(join(staging, 'web'), join('dist', 'web'), new Set(pageFiles));
 renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.json'));
 
 // Node looks for the package.json that says a file is an ES module from the file's folder upward, once per
-// module loaded (about 65 on `cadre -p`): one beside the bundle ends each look-up at the first step.
-for (const dir of [staging, join(staging, 'chunks')])
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
-swapIn(join(staging, 'chunks'), join('dist', 'chunks'), new Set(readdirSync(join(staging, 'chunks'))));
+// module loaded: one beside each bundle folder ends each look-up at the first step.
+// Chunks before the entries that import them, `cli.js` last.
+const moduleFolders = ['chunks', join('modes', 'chunks'), 'modes'];
+for (const dir of ['', ...moduleFolders])
+  writeFileSync(join(staging, dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
+for (const dir of moduleFolders) {
+  const files = readdirSync(join(staging, dir), { withFileTypes: true }).filter((entry) => entry.isFile());
+  swapIn(join(staging, dir), join('dist', dir), new Set(files.map((entry) => entry.name)));
+}
 for (const name of ['package.json', 'cli.js.map', 'cli.js'])
   renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });

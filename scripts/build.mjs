@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
@@ -74,13 +75,13 @@ const zod3KindsOnly = {
 /**
  * The ACP SDK's generated zod schemas (one per protocol type, ~470) are all built when it loads, the larger
  * part of `cadre acp`'s start before `initialize` (issue 17); a server validates only the requests it
- * receives. Each top-level schema is wrapped in `lazySchema` (src/acp/lazy-schema.ts): built on first use.
+ * receives. Each top-level schema is wrapped in `lazySchema` (src/util/lazy-schema.ts): built on first use.
  * A file whose schemas no longer all match the expected shape fails the build, so a changed SDK is noticed.
  */
 const acpSchemasOnUse = {
   name: 'acp-schemas-on-use',
   setup(build) {
-    const helper = JSON.stringify(resolve('src/acp/lazy-schema.ts'));
+    const helper = JSON.stringify(resolve('src/util/lazy-schema.ts'));
     build.onLoad(
       { filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*[\\/](zod|guards)\.gen\.js$/ },
       async (args) => {
@@ -108,6 +109,38 @@ const acpSchemasOnUse = {
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
+/**
+ * The built-in tools' input JSON schemas, made by bundling and running scripts/tool-input-schemas.ts, take
+ * the place of the empty table in src/tool/built-input-schemas.ts: a start sends them to the model without
+ * building the tools' zod schemas, which are built with a tool's first call (issue 17).
+ */
+async function toolInputSchemas() {
+  const outfile = join(staging, 'tool-input-schemas.mjs');
+  await build({
+    entryPoints: ['scripts/tool-input-schemas.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    loader: { '.txt': 'text' },
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const { toolInputSchemas } = await import(pathToFileURL(resolve(outfile)).href);
+  return toolInputSchemas();
+}
+const builtInputSchemas = await toolInputSchemas();
+const toolSchemasBuilt = {
+  name: 'tool-schemas-built',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]tool[\\/]built-input-schemas\.ts$/ }, () => ({
+      contents: `export const BUILT_INPUT_SCHEMAS = ${JSON.stringify(builtInputSchemas)};`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** What every server-side bundle shares: the CLI's and each mode's. */
 const nodeBundle = {
   bundle: true,
@@ -132,7 +165,7 @@ const nodeBundle = {
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse],
+  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse, toolSchemasBuilt],
   logLevel: 'warning',
 };
 

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import { looksBinary, truncateMiddle } from './text.js';
 import type { Tool } from './tool.js';
@@ -16,11 +18,13 @@ const DEFAULT_LIMITS: WebfetchLimits = { timeoutMs: 30_000, maxBytes: 5 * 1024 *
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-const schema = z.object({
-  url: z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .describe('http(s) URL to fetch'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .describe('http(s) URL to fetch'),
+  }),
+);
 
 export type WebfetchInput = z.output<typeof schema>;
 
@@ -137,6 +141,7 @@ export function createWebfetchTool(overrides: Partial<WebfetchLimits> = {}): Too
     name: 'webfetch',
     description: 'Fetch an http(s) URL with GET and return its text; HTML is converted to markdown.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.webfetch,
     safety: 'read',
     subject: (input) => ({ kind: 'url', url: input.url }),
     async execute(input, ctx) {

@@ -2,13 +2,23 @@
 const QUIET_WAIT_MS = 2000;
 
 /**
- * The tasks admitted but not yet on the queue. Bringing a finished task home (a fetch, its worktree
- * settled: git processes, whose start blocks this process a moment each) waits until none is, so a slot
- * that frees up goes to the next task at once and the work comes home right after.
+ * Tasks ending this close together come home together: a fleet's items end within moments of each
+ * other, and each one's slot goes to the next item before any of their work is brought home.
+ */
+export const HOME_WINDOW_MS = 200;
+
+/**
+ * The tasks admitted but not yet on the queue, and the finished tasks waiting to come home. Bringing
+ * a finished task home (a fetch, its worktree settled: git processes, whose start stalls this process a
+ * moment each) waits for the window its ending opened and then until no dispatch is pending, so the
+ * slots that free up go to the next tasks at once and the work comes home right after.
  */
 export class Dispatches {
   private pending = 0;
   private waiters: (() => void)[] = [];
+  private window?: Promise<void>;
+
+  constructor(private readonly windowMs = HOME_WINDOW_MS) {}
 
   begin(): () => void {
     this.pending++;
@@ -22,10 +32,15 @@ export class Dispatches {
     };
   }
 
-  /** Resolves once no admitted task is waiting to be enqueued (or after QUIET_WAIT_MS). */
+  /**
+   * Resolves when a finished task may come home: the window its ending opened (or joined) has passed
+   * and no admitted task is waiting to be enqueued (or QUIET_WAIT_MS passed since).
+   */
   async quiet(): Promise<void> {
-    // The next task is admitted in the same turn a slot frees up: its dispatch has begun by the next one.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.window ??= new Promise<void>((resolve) => setTimeout(resolve, this.windowMs)).then(() => {
+      this.window = undefined;
+    });
+    await this.window;
     if (this.pending === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, QUIET_WAIT_MS);

@@ -53,8 +53,11 @@ export class WorkerRepo {
    */
   private readonly known = new Set<string>();
   private readonly idle: Idle[] = [];
-  /** Worktrees of finished jobs being made ready for the next: a job waits for one rather than make one. */
-  private readonly recycling = new Set<Promise<void>>();
+  /**
+   * Worktrees being made ready (a finished job's, or a spare): a job with none idle waits for one
+   * rather than make one.
+   */
+  private readonly readying = new Set<Promise<void>>();
   /** Branches of finished jobs, deleted together by the next `forgetting` (with the records of removed worktrees). */
   private readonly removedBranches: string[] = [];
   private forgetting?: Promise<void>;
@@ -62,6 +65,11 @@ export class WorkerRepo {
   constructor(
     readonly dir: string,
     readonly repository: string,
+    /**
+     * Idle worktrees kept ready beyond those jobs use (made while the jobs run): a job that follows one
+     * that just ended takes a ready one instead of waiting for that one to be cleaned.
+     */
+    private readonly spare = 0,
   ) {
     const key = createHash('sha256').update(repository).digest('hex').slice(0, 12);
     this.store = join(dir, 'repos', `${key}.git`);
@@ -99,42 +107,130 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    let start = base.sha;
-    if (!this.known.has(base.sha) || (branch && retried))
-      start = await this.locked(async () => {
-        await this.init();
-        await this.have(base);
-        if (!branch || !retried) return base.sha;
-        const pushed = await gitRun(this.store, [
-          'fetch',
-          '-q',
-          '--no-tags',
-          this.repository,
-          `refs/heads/${branch}`,
-        ]);
-        return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
-      });
+    const start = await this.startOf(base, branch, retried);
     const idle = await this.takeIdle(start);
     if (idle) {
-      const args = branch
-        ? ['checkout', '-q', '-f', '-B', branch, start]
-        : ['checkout', '-q', '-f', '--detach', start];
-      const switched = await gitRun(idle.path, args);
-      if (switched.code === 0)
-        return { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link };
-      await this.discard(idle.path);
+      const switched = await this.switchTo(idle, base, start, branch);
+      if ('checkout' in switched) return switched.checkout;
     }
-    return this.add(jobId, base, start, branch);
+    const made = await this.add(jobId, base, start, branch);
+    this.replenish(base);
+    return made;
+  }
+
+  /** The commit the job starts from, in the store: its base, or what an earlier attempt pushed to its branch. */
+  private async startOf(
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<string> {
+    if (this.known.has(base.sha) && !(branch && retried)) return base.sha;
+    return this.locked(async () => {
+      await this.init();
+      await this.have(base);
+      if (!branch || !retried) return base.sha;
+      const pushed = await gitRun(this.store, [
+        'fetch',
+        '-q',
+        '--no-tags',
+        this.repository,
+        `refs/heads/${branch}`,
+      ]);
+      return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
+    });
+  }
+
+  /**
+   * The job's worktree as soon as its folder is known. For a first attempt an idle one is the job's at
+   * once, and `ready` settles once the base is in the store and the worktree switched to it on the
+   * job's branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
+   * before `ready` settles as long as nothing reads or writes its files until then.
+   */
+  async place(
+    jobId: string,
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
+    const index = this.idleIndex(base.sha);
+    if (!retried && index >= 0) {
+      const idle = this.idle.splice(index, 1)[0] as Idle;
+      const ready = this.startOf(base, branch, false).then(
+        async (start) => {
+          const switched = await this.switchTo(idle, base, start, branch);
+          if ('error' in switched) throw switched.error;
+          return switched.checkout;
+        },
+        (error: unknown) => {
+          // The base cannot be had: the worktree, untouched, waits for the next job.
+          this.idle.push(idle);
+          throw error;
+        },
+      );
+      return { path: idle.path, ready };
+    }
+    const made = await this.checkout(jobId, base, branch, retried);
+    return { path: made.path, ready: Promise.resolve(made) };
+  }
+
+  /** An idle worktree to the job's start commit, on its branch; one that cannot be switched is removed. */
+  private async switchTo(
+    idle: Idle,
+    base: { ref: string; sha: string },
+    start: string,
+    branch: string | undefined,
+  ): Promise<{ checkout: JobCheckout } | { error: GitError }> {
+    const args = branch
+      ? ['checkout', '-q', '-f', '-B', branch, start]
+      : ['checkout', '-q', '-f', '--detach', start];
+    const switched = await gitRun(idle.path, args);
+    if (switched.code !== 0) {
+      await this.discard(idle.path);
+      return { error: new GitError(args, switched) };
+    }
+    this.replenish(base);
+    return {
+      checkout: { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link },
+    };
+  }
+
+  /** Spare worktrees at the job's base, made in the background up to `spare`. */
+  private replenish(base: { ref: string; sha: string }): void {
+    while (this.idle.length + this.readying.size < this.spare) {
+      const making = this.add('spare', base, base.sha, undefined).then(
+        (made) => {
+          this.idle.push({ path: made.path, at: made.base, link: made.link });
+        },
+        () => undefined,
+      );
+      this.ready(making);
+    }
+  }
+
+  /** Tracks a worktree being made ready until it is. */
+  private ready(making: Promise<void>): Promise<void> {
+    this.readying.add(making);
+    return making.finally(() => this.readying.delete(making));
+  }
+
+  /** Resolves once no worktree is being made ready. */
+  async settled(): Promise<void> {
+    while (this.readying.size > 0) await Promise.all(this.readying);
+  }
+
+  /** Which idle worktree a job from `at` takes: one at `at` if any, else the last; -1 when none is idle. */
+  private idleIndex(at: string): number {
+    const same = this.idle.findIndex((i) => i.at === at);
+    return same >= 0 ? same : this.idle.length - 1;
   }
 
   /** An idle worktree, at `at` if one is; one being made ready is waited for rather than a new one made. */
   private async takeIdle(at: string): Promise<Idle | undefined> {
     for (;;) {
-      const same = this.idle.findIndex((i) => i.at === at);
-      const index = same >= 0 ? same : this.idle.length - 1;
+      const index = this.idleIndex(at);
       if (index >= 0) return this.idle.splice(index, 1)[0];
-      if (this.recycling.size === 0) return undefined;
-      await Promise.race(this.recycling);
+      if (this.readying.size === 0) return undefined;
+      await Promise.race(this.readying);
     }
   }
 
@@ -219,9 +315,7 @@ export class WorkerRepo {
         if (ok) this.idle.push({ path: checkout.path, at: checkout.base, link: checkout.link });
         else return this.discard(checkout.path);
       });
-    this.recycling.add(recycled);
-    await recycled;
-    this.recycling.delete(recycled);
+    await this.ready(recycled);
     if (checkout.branch) this.forget(checkout.branch);
     await this.forgetting;
   }
@@ -265,7 +359,7 @@ export class WorkerRepo {
 
   /** The worker stops: idle worktrees go (a new worker process starts its pool afresh). */
   async close(): Promise<void> {
-    await Promise.all(this.recycling);
+    await this.settled();
     const idle = this.idle.splice(0);
     await Promise.all(idle.map((i) => rm(i.path, { recursive: true, force: true })));
     if (idle.length > 0) this.forget();

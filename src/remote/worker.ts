@@ -40,6 +40,9 @@ import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
 
+/** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
+const TIDY_DELAY_MS = 250;
+
 export interface WorkerOptions {
   name: string;
   redis: string;
@@ -238,8 +241,10 @@ export class CadreWorker {
       return result;
     } finally {
       // After the result went home, and outside the job: the root does not wait for the tidying, and
-      // this worker's next job waits only for a worktree being made ready when no other is idle.
+      // this worker's next job waits only for a worktree being made ready when no other is idle. It
+      // starts a moment later: the job that follows on the freed slot is picked up and placed first.
       const tidying = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, TIDY_DELAY_MS));
         for (const step of cleanup) await step().catch(() => undefined);
       })();
       this.tidying.add(tidying);
@@ -251,7 +256,8 @@ export class CadreWorker {
   private repo(repository: string): WorkerRepo {
     let repo = this.repos.get(repository);
     if (!repo) {
-      repo = new WorkerRepo(this.options.dir, repository);
+      // As many spare worktrees as slots: a slot's next job never waits for its last one's cleaning.
+      repo = new WorkerRepo(this.options.dir, repository, this.options.concurrency);
       this.repos.set(repository, repo);
     }
     return repo;
@@ -288,7 +294,8 @@ export class CadreWorker {
     model.catch(() => undefined);
     const repo = spec.base ? this.repo(spec.repository) : undefined;
     let checkout: JobCheckout | undefined;
-    let scratch: string | undefined;
+    /** Where the child runs: the job's worktree, or a scratch folder for a job without a base. */
+    let root: string;
     let pushed: string | undefined;
     /** Whether the child ran a tool: a child that ran none changed nothing (no git calls to find out). */
     let acted = false;
@@ -301,25 +308,38 @@ export class CadreWorker {
       await this.send(jobId, { k: 'pushed', sha: pushed });
       options.log(`job ${jobId}: pushed ${checkout.branch} at ${pushed}`);
     };
+    /** The job's worktree switched to its branch: the child's first model call does not wait for it. */
+    let ready: Promise<unknown> = Promise.resolve();
     try {
       if (repo && spec.base) {
-        const made = await repo.checkout(spec.id, spec.base, spec.branch, retried);
-        checkout = made;
-        cleanup.push(() => repo.release(made));
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried);
+        root = placed.path;
+        ready = placed.ready.then((made) => {
+          checkout = made;
+        });
+        // A worktree that cannot be switched ends the job with git's reason (below).
+        ready.catch((error: Error) => controller.abort(error));
+        cleanup.push(async () => {
+          const made = await placed.ready.catch(() => undefined);
+          if (made) await repo.release(made);
+        });
       } else {
         mkdirSync(join(options.dir, 'scratch'), { recursive: true });
         const made = mkdtempSync(join(options.dir, 'scratch', 'job-'));
-        scratch = made;
+        root = made;
         cleanup.push(async () => rmSync(made, { recursive: true, force: true }));
       }
-      const root = checkout?.path ?? (scratch as string);
-      const afterTool = () => {
-        acted = true;
-        return pushIfMoved();
+      const hooks = {
+        ready,
+        after: () => {
+          acted = true;
+          return pushIfMoved();
+        },
       };
-      const loop = await this.runChild(jobId, spec, root, await model, signal, replies, afterTool, (error) =>
+      const loop = await this.runChild(jobId, spec, root, await model, signal, replies, hooks, (error) =>
         controller.abort(error),
       );
+      await ready;
       await pushIfMoved();
       const patch = repo && checkout?.branch && acted ? await repo.uncommitted(checkout) : undefined;
       return {
@@ -354,7 +374,8 @@ export class CadreWorker {
     model: { route: ModelRoute; language: LanguageModel },
     signal: AbortSignal,
     replies: ReplyChannel,
-    afterTool: () => Promise<void>,
+    /** Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home. */
+    hooks: { ready: Promise<unknown>; after: () => Promise<void> },
     onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
@@ -381,15 +402,16 @@ export class CadreWorker {
       spec.tier === 'readwrite' ? claimAware(own, replies.lease(spec.taskId, send), root, onDeadlock) : own;
     const tools: AnyTool[] = claimed.map((tool) => ({
       ...tool,
-      // After every tool call a writer's new commits go home at once: a killed worker loses only what
-      // was not committed.
+      // Not before the job's worktree is in place; after every tool call a writer's new commits go home
+      // at once: a killed worker loses only what was not committed.
       async execute(input, ctx) {
+        await hooks.ready;
         try {
           return await tool.execute(input, ctx);
         } finally {
-          await afterTool().catch((error: unknown) =>
-            options.log(`job ${jobId}: push failed: ${(error as Error).message}`),
-          );
+          await hooks
+            .after()
+            .catch((error: unknown) => options.log(`job ${jobId}: push failed: ${(error as Error).message}`));
         }
       },
     }));

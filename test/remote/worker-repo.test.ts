@@ -93,6 +93,57 @@ describe('WorkerRepo', () => {
     expect(git(repo.store, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
 
+  it('keeps spare worktrees ready while jobs run, so the next job takes one at once', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository, 1);
+    const one = await repo.checkout('j1', base, 'cadre-task-1', false);
+    // The spare is made while job 1 runs: clean, detached at its base, in a folder of its own.
+    await repo.settled();
+    const worktrees = () => git(repo.store, 'worktree', 'list', '--porcelain');
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
+    const two = await repo.checkout('j2', base, 'cadre-task-2', false);
+    expect(two.path).not.toBe(one.path);
+    expect(git(two.path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(two.path, 'status', '--porcelain', '--ignored')).toBe('');
+    // Taking it made another spare; released, the pool holds at most the jobs' worktrees and the spare.
+    await repo.release(one);
+    await repo.release(two);
+    await repo.settled();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(4);
+    await repo.close();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('places a job in an idle worktree at once, switched to its branch by the time `ready` settles', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository);
+    // Nothing idle yet: the checkout is made first.
+    const first = await repo.place('j1', base, 'cadre-task-1', false);
+    expect((await first.ready).path).toBe(first.path);
+    await repo.release(await first.ready);
+    const second = await repo.place('j2', base, 'cadre-task-2', false);
+    expect(second.path).toBe(first.path);
+    const made = await second.ready;
+    expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
+    expect(made).toMatchObject({ base: sha, start: sha, branch: 'cadre-task-2' });
+    await repo.release(made);
+    // A base that cannot be fetched rejects `ready` with git's reason; the worktree waits for the next job.
+    const missing = await repo.place(
+      'j9',
+      { ref: 'refs/cadre/base/missing', sha: 'e'.repeat(40) },
+      'b',
+      false,
+    );
+    expect(missing.path).toBe(first.path);
+    await expect(missing.ready).rejects.toThrow(/git fetch/);
+    // A switch git refuses rejects `ready` with git's reason; the worktree is not reused.
+    const bad = await repo.place('j3', base, 'bad..branch', false);
+    expect(bad.path).toBe(first.path);
+    await expect(bad.ready).rejects.toThrow(/git checkout -q -f -B bad\.\.branch/);
+    expect(existsSync(bad.path)).toBe(false);
+    await repo.close();
+  });
+
   it('a pooled worktree switches to another base; one left mid-rebase or with a changed link is not reused', async () => {
     const { root, repository, cache, sha, base } = shared();
     writeFileSync(join(root, 'a.txt'), 'a2\n');

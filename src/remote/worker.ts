@@ -5,7 +5,7 @@ import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { EmitEvent } from '../agent/events.js';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
-import { sdkModelCaller } from '../agent/model-stream.js';
+import { type ModelCaller, sdkModelCaller } from '../agent/model-stream.js';
 import type { Asker } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -39,6 +39,20 @@ import { liveWorkerNames, REOFFER_DELAY_MS, refusalsKey, refusalVerdict } from '
 import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
+
+/** `caller`, calling `answered` when the first part of an answer arrives, or the call ends without one. */
+function noticingAnswer(caller: ModelCaller, answered: () => void): ModelCaller {
+  return async function* (request) {
+    try {
+      for await (const part of caller(request)) {
+        answered();
+        yield part;
+      }
+    } finally {
+      answered();
+    }
+  };
+}
 
 /** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
 const TIDY_DELAY_MS = 250;
@@ -310,9 +324,14 @@ export class CadreWorker {
     };
     /** The job's worktree switched to its branch: the child's first model call does not wait for it. */
     let ready: Promise<unknown> = Promise.resolve();
+    let answering!: () => void;
+    /** The model answers the child's first call (or the job ends without one). */
+    const answered = new Promise<void>((resolve) => {
+      answering = resolve;
+    });
     try {
       if (repo && spec.base) {
-        const placed = await repo.place(spec.id, spec.base, spec.branch, retried);
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, answered);
         root = placed.path;
         ready = placed.ready.then((made) => {
           checkout = made;
@@ -331,6 +350,7 @@ export class CadreWorker {
       }
       const hooks = {
         ready,
+        answered: answering,
         after: () => {
           acted = true;
           return pushIfMoved();
@@ -362,6 +382,7 @@ export class CadreWorker {
         head: pushed,
       };
     } finally {
+      answering();
       replies.stop();
     }
   }
@@ -374,8 +395,11 @@ export class CadreWorker {
     model: { route: ModelRoute; language: LanguageModel },
     signal: AbortSignal,
     replies: ReplyChannel,
-    /** Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home. */
-    hooks: { ready: Promise<unknown>; after: () => Promise<void> },
+    /**
+     * Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home;
+     * `answered` is called when the model's first answer begins.
+     */
+    hooks: { ready: Promise<unknown>; answered: () => void; after: () => Promise<void> },
     onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
@@ -422,7 +446,7 @@ export class CadreWorker {
     try {
       return await runAgentLoop({
         agent: spec.taskId,
-        callModel: sdkModelCaller(language, route, spec.model.params),
+        callModel: noticingAnswer(sdkModelCaller(language, route, spec.model.params), hooks.answered),
         system: spec.system,
         messages: [{ role: 'user', content: spec.prompt }],
         toolSpecs: toolSpecsFor(tools.filter((t) => visible.has(t.name))),

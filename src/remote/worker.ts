@@ -40,17 +40,11 @@ import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
 
-/** `caller`, calling `answered` when the first part of an answer arrives, or the call ends without one. */
-function noticingAnswer(caller: ModelCaller, answered: () => void): ModelCaller {
+/** `caller`, calling `called` once a call has gone out (the turn after it starts: its request is written). */
+function noticingCall(caller: ModelCaller, called: () => void): ModelCaller {
   return async function* (request) {
-    try {
-      for await (const part of caller(request)) {
-        answered();
-        yield part;
-      }
-    } finally {
-      answered();
-    }
+    setImmediate(called);
+    yield* caller(request);
   };
 }
 
@@ -324,14 +318,14 @@ export class CadreWorker {
     };
     /** The job's worktree switched to its branch: the child's first model call does not wait for it. */
     let ready: Promise<unknown> = Promise.resolve();
-    let answering!: () => void;
-    /** The model answers the child's first call (or the job ends without one). */
-    const answered = new Promise<void>((resolve) => {
-      answering = resolve;
+    let calling!: () => void;
+    /** The child's first model call has gone out (or the job ended without one). */
+    const called = new Promise<void>((resolve) => {
+      calling = resolve;
     });
     try {
       if (repo && spec.base) {
-        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, answered);
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, called);
         root = placed.path;
         ready = placed.ready.then((made) => {
           checkout = made;
@@ -350,7 +344,7 @@ export class CadreWorker {
       }
       const hooks = {
         ready,
-        answered: answering,
+        called: calling,
         after: () => {
           acted = true;
           return pushIfMoved();
@@ -359,7 +353,8 @@ export class CadreWorker {
       const loop = await this.runChild(jobId, spec, root, await model, signal, replies, hooks, (error) =>
         controller.abort(error),
       );
-      await ready;
+      // A child that ran no tool changed nothing: its result does not wait for its worktree.
+      if (acted) await ready;
       await pushIfMoved();
       const patch = repo && checkout?.branch && acted ? await repo.uncommitted(checkout) : undefined;
       return {
@@ -368,7 +363,7 @@ export class CadreWorker {
         text: loop.text,
         error: timeout.aborted ? `timed out after ${spec.timeoutSecs} s` : loop.error,
         turns: loop.turns,
-        head: checkout?.branch ? (pushed ?? checkout.start) : undefined,
+        head: spec.branch && spec.base ? (pushed ?? checkout?.start ?? spec.base.sha) : undefined,
         patch,
       };
     } catch (error) {
@@ -382,7 +377,7 @@ export class CadreWorker {
         head: pushed,
       };
     } finally {
-      answering();
+      calling();
       replies.stop();
     }
   }
@@ -397,9 +392,9 @@ export class CadreWorker {
     replies: ReplyChannel,
     /**
      * Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home;
-     * `answered` is called when the model's first answer begins.
+     * `called` when the child's first model call has gone out.
      */
-    hooks: { ready: Promise<unknown>; answered: () => void; after: () => Promise<void> },
+    hooks: { ready: Promise<unknown>; called: () => void; after: () => Promise<void> },
     onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
@@ -446,7 +441,7 @@ export class CadreWorker {
     try {
       return await runAgentLoop({
         agent: spec.taskId,
-        callModel: noticingAnswer(sdkModelCaller(language, route, spec.model.params), hooks.answered),
+        callModel: noticingCall(sdkModelCaller(language, route, spec.model.params), hooks.called),
         system: spec.system,
         messages: [{ role: 'user', content: spec.prompt }],
         toolSpecs: toolSpecsFor(tools.filter((t) => visible.has(t.name))),

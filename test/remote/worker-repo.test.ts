@@ -121,7 +121,7 @@ describe('WorkerRepo', () => {
     const first = await repo.place('j1', base, 'cadre-task-1', false);
     expect((await first.ready).path).toBe(first.path);
     await repo.release(await first.ready);
-    // The git work waits for `after` (the job's first model answer).
+    // The git work waits for `after` (the job's first model call).
     let answered!: () => void;
     const after = new Promise<void>((resolve) => {
       answered = resolve;

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
@@ -74,13 +75,13 @@ const zod3KindsOnly = {
 /**
  * The ACP SDK's generated zod schemas (one per protocol type, ~470) are all built when it loads, the larger
  * part of `cadre acp`'s start before `initialize` (issue 17); a server validates only the requests it
- * receives. Each top-level schema is wrapped in `lazySchema` (src/acp/lazy-schema.ts): built on first use.
+ * receives. Each top-level schema is wrapped in `lazySchema` (src/util/lazy-schema.ts): built on first use.
  * A file whose schemas no longer all match the expected shape fails the build, so a changed SDK is noticed.
  */
 const acpSchemasOnUse = {
   name: 'acp-schemas-on-use',
   setup(build) {
-    const helper = JSON.stringify(resolve('src/acp/lazy-schema.ts'));
+    const helper = JSON.stringify(resolve('src/util/lazy-schema.ts'));
     build.onLoad(
       { filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*[\\/](zod|guards)\.gen\.js$/ },
       async (args) => {
@@ -108,9 +109,40 @@ const acpSchemasOnUse = {
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
-const cli = build({
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: staging,
+/**
+ * The built-in tools' input JSON schemas, made by bundling and running scripts/tool-input-schemas.ts, take
+ * the place of the empty table in src/tool/built-input-schemas.ts: a start sends them to the model without
+ * building the tools' zod schemas, which are built with a tool's first call (issue 17).
+ */
+async function toolInputSchemas() {
+  const outfile = join(staging, 'tool-input-schemas.mjs');
+  await build({
+    entryPoints: ['scripts/tool-input-schemas.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    loader: { '.txt': 'text' },
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const { toolInputSchemas } = await import(pathToFileURL(resolve(outfile)).href);
+  return toolInputSchemas();
+}
+const builtInputSchemas = await toolInputSchemas();
+const toolSchemasBuilt = {
+  name: 'tool-schemas-built',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]tool[\\/]built-input-schemas\.ts$/ }, () => ({
+      contents: `export const BUILT_INPUT_SCHEMAS = ${JSON.stringify(builtInputSchemas)};`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** What every server-side bundle shares: the CLI's and each mode's. */
+const nodeBundle = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -133,8 +165,53 @@ const cli = build({
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse],
+  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse, toolSchemasBuilt],
   logLevel: 'warning',
+};
+
+/**
+ * The modes `src/cli/main.ts` loads with `import()` that start an agent, each bundled on its own into
+ * `dist/modes`: in the one bundle their code was cut into as many chunks as there are sets of commands
+ * sharing it, and Node pays about half a millisecond per module file (`cadre -p hi` loaded 65 files, now
+ * about 25; issue 17). Only one mode runs in a process, so nothing is loaded twice; what a mode shares
+ * with `cli.js` itself (the usage error) is compared by name there.
+ */
+const MODES = { headless: 'src/cli/headless.ts', acp: 'src/cli/commands/acp.ts', tui: 'src/tui/run.tsx' };
+const modes = await Promise.all(
+  Object.entries(MODES).map(([name, entry]) =>
+    build({
+      ...nodeBundle,
+      entryPoints: { [name]: entry },
+      outdir: join(staging, 'modes'),
+      entryNames: '[name]-[hash]',
+      metafile: true,
+    }),
+  ),
+);
+/** Each mode's import in main.ts, as the path of its bundled entry (hashed, so an older cli.js keeps its own). */
+const modePaths = new Map(
+  Object.values(MODES).map((entry, i) => {
+    const [output] = Object.entries(modes[i].metafile.outputs).find(([, o]) => o.entryPoint === entry);
+    return [resolve(entry), `./modes/${basename(output)}`];
+  }),
+);
+const modesExternal = {
+  name: 'modes-external',
+  setup(build) {
+    build.onResolve({ filter: /\.js$/ }, (args) => {
+      if (!args.importer.endsWith(join('src', 'cli', 'main.ts'))) return undefined;
+      const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ''));
+      const path = modePaths.get(`${source}.ts`) ?? modePaths.get(`${source}.tsx`);
+      return path ? { path, external: true } : undefined;
+    });
+  },
+};
+
+const cli = build({
+  ...nodeBundle,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: staging,
+  plugins: [modesExternal, ...nodeBundle.plugins],
 });
 
 // No CDN: everything the page uses is in these files, so it works offline.
@@ -181,6 +258,16 @@ writeFileSync(join(staging, 'web', 'manifest.json'), `${JSON.stringify({ html, f
 swapIn(join(staging, 'web'), join('dist', 'web'), new Set(pageFiles));
 renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.json'));
 
-swapIn(join(staging, 'chunks'), join('dist', 'chunks'), new Set(readdirSync(join(staging, 'chunks'))));
-for (const name of ['cli.js.map', 'cli.js']) renameSync(join(staging, name), join('dist', name));
+// Node looks for the package.json that says a file is an ES module from the file's folder upward, once per
+// module loaded: one beside each bundle folder ends each look-up at the first step.
+// Chunks before the entries that import them, `cli.js` last.
+const moduleFolders = ['chunks', join('modes', 'chunks'), 'modes'];
+for (const dir of ['', ...moduleFolders])
+  writeFileSync(join(staging, dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
+for (const dir of moduleFolders) {
+  const files = readdirSync(join(staging, dir), { withFileTypes: true }).filter((entry) => entry.isFile());
+  swapIn(join(staging, dir), join('dist', dir), new Set(files.map((entry) => entry.name)));
+}
+for (const name of ['package.json', 'cli.js.map', 'cli.js'])
+  renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });

@@ -4,6 +4,13 @@ import type { ToolSpec } from './model-stream.js';
 
 const cache = new WeakMap<AnyTool, ToolSpec>();
 
+/** A tool's input as the JSON schema the model is sent (what the build makes for the built-in tools). */
+export function inputJsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
 /**
  * The tool list as the model sees it. Computed once per tool object, so the list sent on every turn of
  * the same profile is byte-identical (prompt-cache stability, SPEC 18).
@@ -12,9 +19,7 @@ export function toolSpecsFor(tools: readonly AnyTool[]): ToolSpec[] {
   return tools.map((tool) => {
     let spec = cache.get(tool);
     if (!spec) {
-      const inputSchema =
-        tool.inputJsonSchema ??
-        (z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+      const inputSchema = tool.inputJsonSchema ?? inputJsonSchemaOf(tool.schema);
       delete inputSchema.$schema;
       spec = { name: tool.name, description: tool.description, inputSchema };
       cache.set(tool, spec);

@@ -4,8 +4,12 @@ import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
 import { FORMATS, portNumber, positiveInt, SAFETY } from './options.js';
 
-/** Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. */
+/**
+ * Errors that mean bad usage or bad configuration wherever they surface: exit 2 with their message. By
+ * name: the modes are bundled apart from this file (scripts/build.mjs), each with its own error classes.
+ */
 const BAD_INPUT_ERRORS = new Set([
+  'UsageError',
   'ConfigError',
   'PermissionRuleError',
   'ScriptError',
@@ -199,8 +203,7 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
       return;
     }
-    // By name, so the start-up path does not import the config and permission modules just to compare.
-    if (error instanceof Error && (error instanceof UsageError || BAD_INPUT_ERRORS.has(error.name))) {
+    if (error instanceof Error && BAD_INPUT_ERRORS.has(error.name)) {
       process.stderr.write(`cadre: ${error.message}\n`);
       process.exitCode = 2;
       return;

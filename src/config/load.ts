@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describeSchemaIssue, parseJsonc } from '../util/json-errors.js';
 import { readRegularTextFile } from '../util/read-text.js';
-import { type Config, ConfigSchema } from './schema.js';
+import { type Config, configSchemaFor } from './schema.js';
 import {
   ADDITIVE_LIST_KEYS,
   confineProjectConfig,
@@ -59,7 +59,8 @@ export function parseConfigFile(path: string, text: string): Config {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(`${path}: expected a JSON object at the top level`);
   }
-  const result = ConfigSchema.safeParse(value);
+  // Without zod's compiled fast path: generating and compiling it costs more than one parse saves (issue 17).
+  const result = configSchemaFor(value).safeParse(value, { jitless: true });
   if (!result.success) {
     throw new ConfigError(describeSchemaIssue(result.error.issues[0], path, 'configuration', text).message);
   }

@@ -1,4 +1,4 @@
-import { READER_TOOLS, SESSION_TOOLS } from '../tool/names.js';
+import { PATH_TOOLS, READER_TOOLS, SESSION_TOOLS } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import type { PermissionCall, PermissionDecision, TraceEntry } from './types.js';
 
@@ -47,17 +47,6 @@ export function explainJson(decision: PermissionDecision): ExplainJson {
   };
 }
 
-const PATH_TOOLS = new Set([
-  'read',
-  'write',
-  'edit',
-  'edit_lines',
-  'apply_patch',
-  'grep',
-  'glob',
-  'find_files',
-  'list_dir',
-]);
 /** Built-in tools declared read (SPEC 5); anything else — MCP or unknown — is judged as write. */
 const READ_CLASS_TOOLS: ReadonlySet<string> = new Set([...READER_TOOLS, 'bash_output', ...SESSION_TOOLS]);
 

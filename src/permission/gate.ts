@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { BUILTIN_TOOL_NAMES } from '../tool/names.js';
+import { BUILTIN_TOOL_NAMES, PATH_TOOLS } from '../tool/names.js';
 import type { PermissionSubject, SafetyClass } from '../tool/tool.js';
 import type { BashAnalysis } from './bash-analysis.js';
 import {
@@ -229,18 +229,6 @@ export function createPermissionGate(options: PermissionGateOptions): CadrePermi
     warnings,
   };
 }
-
-const PATH_TOOLS = new Set([
-  'read',
-  'write',
-  'edit',
-  'edit_lines',
-  'apply_patch',
-  'grep',
-  'glob',
-  'find_files',
-  'list_dir',
-]);
 
 /**
  * An untrusted project's allow rules stay inside the project: a path rule that points outside is dropped

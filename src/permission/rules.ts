@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { translateToolName } from '../tool/names.js';
+import { PATH_TOOLS, translateToolName } from '../tool/names.js';
 import { lineOf } from '../util/json-errors.js';
 import type { PermissionAction } from './types.js';
 
@@ -37,19 +37,6 @@ export class PermissionRuleError extends Error {
 
 const LIST_KEYS = ['allow', 'ask', 'deny'] as const;
 const TOOL_NAME = /^[A-Za-z0-9_.*-]+$/;
-
-/** Path tools, whose Claude Code patterns carry Claude Code's anchors. */
-const PATH_TOOLS = new Set([
-  'read',
-  'write',
-  'edit',
-  'edit_lines',
-  'apply_patch',
-  'grep',
-  'glob',
-  'find_files',
-  'list_dir',
-]);
 
 /**
  * Parses one rule into the cadre rules it stands for: a cadre name is one rule; a Claude Code, Reasonix or

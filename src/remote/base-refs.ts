@@ -23,7 +23,8 @@ interface Base {
  * The job bases this root pushes to the shared repository (issue 18): one ref per job,
  * `refs/cadre/base/<job id>`, so two roots (or two batches) sharing a repository never race on one ref.
  * Ids are made before their jobs, several per `git push` (all the items a fleet admits at once, and as many
- * again for the ones after them), so most jobs find their ref pushed already. The refs of a commit are
+ * again for the ones after them), and more are pushed while jobs run once fewer are ready than run, so
+ * the jobs of a fleet's later waves find their ref pushed already. The refs of a commit are
  * dropped together, in one push, once the last task from it has been reconciled.
  */
 export class BaseRefs {
@@ -48,6 +49,7 @@ export class BaseRefs {
         const id = base.ready.shift();
         if (id !== undefined) {
           base.taken.push(id);
+          this.refill(base);
           return { id, ref: baseRef(id) };
         }
         base.pushing ??= this.pushAhead(base);
@@ -74,6 +76,17 @@ export class BaseRefs {
     await base.pushing?.catch(() => undefined);
     const refs = [...base.taken, ...base.ready].map((id) => `:${baseRef(id)}`);
     if (refs.length > 0) await this.push(top, refs);
+  }
+
+  /**
+   * Fewer refs ready than jobs holding one (a fleet's next wave is as wide as this one): more are pushed
+   * now, in the background, so the next items do not wait for a push when slots free up. A failed push
+   * here is the next acquire's to report (it pushes again itself).
+   */
+  private refill(base: Base): void {
+    if (base.pushing || base.ready.length >= base.users) return;
+    base.pushing = this.pushAhead(base);
+    base.pushing.catch(() => undefined);
   }
 
   private async pushAhead(base: Base): Promise<void> {

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import type { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { LoopResult } from '../agent/loop.js';
 import type { ChildBackend } from '../subagent/backend.js';
 import {
@@ -21,173 +19,16 @@ import type { PreparedWriter } from '../subagent/writer.js';
 import { git, gitRun, HARDENING } from '../worktree/git.js';
 import { inspectRepo } from '../worktree/repo.js';
 import { BaseRefs } from './base-refs.js';
+import { Dispatches } from './dispatches.js';
 import { type JobSpec, signJob } from './job.js';
+import { Link } from './link.js';
 import type { RemoteResult, RootMessage, WorkerMessage } from './messages.js';
-import {
-  append,
-  connect,
-  describeRedis,
-  eventsKey,
-  loadQueueLibraries,
-  parseEntries,
-  QUEUE_NAME,
-  type QueueLibraries,
-  ready,
-  repliesKey,
-} from './redis.js';
+import { append, connect, describeRedis, eventsKey, parseEntries, repliesKey } from './redis.js';
 import { liveWorkerNames } from './refusals.js';
 import type { QueueSettings } from './settings.js';
 import { CADRE_VERSION } from './version.js';
 
-/**
- * The link stays open this long without a remote task (the session's next dispatch and a fleet's next
- * item reuse it); the end of the session closes it at once.
- */
-const IDLE_MS = 60_000;
-
 type Outcome = { result: RemoteResult } | { failed: string };
-
-/** What a running job listens for on the shared QueueEvents connection. */
-interface JobWatch {
-  failed(reason: string): void;
-  stalled(): void;
-}
-
-/**
- * The root's link to Redis, shared by every remote task of the session: opened at its start, closed when
- * it ends or after IDLE_MS without a remote task. Reports an outage during a task once, and the
- * reconnection.
- */
-class Link {
-  private users = 0;
-  private opening?: Promise<void>;
-  private closer?: NodeJS.Timeout;
-  libs!: QueueLibraries;
-  commands!: Redis;
-  queue!: Queue;
-  private events!: QueueEvents;
-  private eventsConnection!: Redis;
-  readonly watches = new Map<string, JobWatch>();
-  private readonly reconnected = new Set<() => void>();
-  private readonly abandoned = new Set<string>();
-  private down = false;
-
-  constructor(
-    private readonly url: string,
-    private readonly warn: (message: string) => void,
-    private readonly outageAction: string,
-  ) {}
-
-  /**
-   * Loads the client libraries and connects ahead of the first task, so its dispatch waits for neither;
-   * closed again when no task came within IDLE_MS. A failure here is the first task's to report.
-   */
-  warm(): void {
-    if (this.opening) return;
-    this.opening = this.open();
-    this.opening.catch(() => undefined);
-    this.closer = setTimeout(() => void this.close(), IDLE_MS);
-  }
-
-  /** Open and reachable, or throws why not. */
-  async acquire(): Promise<void> {
-    clearTimeout(this.closer);
-    this.users++;
-    try {
-      this.opening ??= this.open();
-      await this.opening;
-      if (this.commands.status !== 'ready') throw new Error(`the connection is ${this.commands.status}`);
-    } catch (error) {
-      this.release();
-      throw new Error(`Redis at ${describeRedis(this.url)} is unreachable: ${(error as Error).message}`);
-    }
-  }
-
-  release(): void {
-    this.users--;
-    if (this.users > 0) return;
-    this.closer = setTimeout(() => void this.close(), IDLE_MS);
-  }
-
-  get isDown(): boolean {
-    return this.down;
-  }
-
-  /**
-   * Takes a job this root gave up on out of the queue, so no worker runs it later; one Redis could not
-   * be told about is taken out once the connection is back.
-   */
-  abandon(jobId: string): void {
-    this.queue.remove(jobId).catch(() => this.abandoned.add(jobId));
-  }
-
-  /** Called when the connection is back after an outage. */
-  onReconnect(listener: () => void): () => void {
-    this.reconnected.add(listener);
-    return () => this.reconnected.delete(listener);
-  }
-
-  /** A failed open is forgotten: the next task tries again. */
-  private open(): Promise<void> {
-    return this.connectAll().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-  }
-
-  private async connectAll(): Promise<void> {
-    this.libs ??= await loadQueueLibraries();
-    const commands = connect(this.libs, this.url, false);
-    try {
-      await ready(commands);
-    } catch (error) {
-      commands.disconnect();
-      throw error;
-    }
-    this.commands = commands;
-    commands.on('close', () => {
-      if (this.down || this.users === 0) return;
-      this.down = true;
-      this.warn(
-        `lost the connection to Redis at ${describeRedis(this.url)}; tasks on workers go on, and their results arrive once it is back; ${this.outageAction}`,
-      );
-    });
-    commands.on('ready', () => {
-      if (!this.down) return;
-      this.down = false;
-      this.warn(`reconnected to Redis at ${describeRedis(this.url)}`);
-      for (const jobId of this.abandoned) void this.queue.remove(jobId).catch(() => undefined);
-      this.abandoned.clear();
-      for (const listener of this.reconnected) listener();
-    });
-    this.queue = new this.libs.bullmq.Queue(QUEUE_NAME, { connection: commands });
-    this.eventsConnection = connect(this.libs, this.url, true);
-    this.events = new this.libs.bullmq.QueueEvents(QUEUE_NAME, { connection: this.eventsConnection });
-    this.events.on('failed', ({ jobId, failedReason }) => this.watches.get(jobId)?.failed(failedReason));
-    this.events.on('stalled', ({ jobId }) => this.watches.get(jobId)?.stalled());
-    try {
-      await this.events.waitUntilReady();
-    } catch (error) {
-      this.eventsConnection.disconnect();
-      commands.disconnect();
-      throw error;
-    }
-  }
-
-  async close(): Promise<void> {
-    clearTimeout(this.closer);
-    if (this.users > 0 || !this.opening) return;
-    const opened = this.opening;
-    this.opening = undefined;
-    await opened.catch(() => undefined);
-    // Taken at once: a task starting meanwhile opens connections of its own, not these.
-    const { events, queue, eventsConnection, commands } = this;
-    await events?.close().catch(() => undefined);
-    await queue?.close().catch(() => undefined);
-    eventsConnection?.disconnect();
-    commands?.disconnect();
-  }
-}
 
 /**
  * The `queue` backend (issue 18): an admitted child becomes a signed BullMQ job that a `cadre worker`
@@ -207,6 +48,7 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
   );
   link.warm();
   const bases = new BaseRefs(settings.repository as string);
+  const dispatches = new Dispatches();
   const warned = new Set<string>();
   const warnOnce = (message: string) => {
     if (warned.has(message)) return;
@@ -215,43 +57,61 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
   };
   return {
     async run(child, prepared, signal, lease, onDeadlock) {
-      // Reaching Redis and pushing the base both take a while: they happen at once.
-      const linking = link.acquire().then(
-        () => undefined,
-        (error: Error) => error.message,
-      );
-      const base = await jobBase(host, child, prepared);
-      if ('local' in base) {
-        if ((await linking) === undefined) link.release();
-        warnOnce(base.local);
-        return local.run(child, prepared, signal, lease, onDeadlock);
-      }
-      const commit = base.base;
-      const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve(undefined);
-      pushing.catch(() => undefined);
-      const unreachable = await linking;
-      if (unreachable !== undefined) {
-        if (commit)
-          await pushing.then(
-            () => dropBase(bases, commit, warn),
-            () => undefined,
-          );
-        if (settings.fallback !== 'local') throw new Error(`${unreachable}; the task was not run`);
-        warn(`${unreachable}; task ${child.task.id} runs locally (fallback: local)`);
-        return local.run(child, prepared, signal, lease, onDeadlock);
-      }
+      const dispatched = dispatches.begin();
       try {
-        const ref = await pushing;
-        const queue = { link, bases, settings };
-        const job: RemoteJob =
-          ref && commit ? { id: ref.id, base: { ...commit, ref: ref.ref } } : { id: randomUUID() };
-        return await runRemote(host, queue, child, prepared, job, signal, lease, onDeadlock);
+        return await runQueued(child, prepared, signal, dispatched, lease, onDeadlock);
       } finally {
-        link.release();
+        dispatched();
       }
     },
     close: () => link.close(),
   };
+
+  async function runQueued(
+    child: ChildRun,
+    prepared: PreparedWriter,
+    signal: AbortSignal,
+    dispatched: () => void,
+    lease?: Lease,
+    onDeadlock?: (error: ClaimDeadlockError) => void,
+  ): Promise<LoopResult> {
+    // Reaching Redis and pushing the base both take a while: they happen at once.
+    const linking = link.acquire().then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    const base = await jobBase(host, child, prepared);
+    if ('local' in base) {
+      if ((await linking) === undefined) link.release();
+      warnOnce(base.local);
+      dispatched();
+      return local.run(child, prepared, signal, lease, onDeadlock);
+    }
+    const commit = base.base;
+    const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve(undefined);
+    pushing.catch(() => undefined);
+    const unreachable = await linking;
+    if (unreachable !== undefined) {
+      if (commit)
+        await pushing.then(
+          () => dropBase(bases, commit, warn),
+          () => undefined,
+        );
+      if (settings.fallback !== 'local') throw new Error(`${unreachable}; the task was not run`);
+      warn(`${unreachable}; task ${child.task.id} runs locally (fallback: local)`);
+      dispatched();
+      return local.run(child, prepared, signal, lease, onDeadlock);
+    }
+    try {
+      const ref = await pushing;
+      const queue = { link, bases, settings, dispatched, quiet: () => dispatches.quiet() };
+      const job: RemoteJob =
+        ref && commit ? { id: ref.id, base: { ...commit, ref: ref.ref } } : { id: randomUUID() };
+      return await runRemote(host, queue, child, prepared, job, signal, lease, onDeadlock);
+    } finally {
+      link.release();
+    }
+  }
 }
 
 /** A task from `base` was reconciled: its commit's refs go after the last one (a failed drop is said, not fatal). */
@@ -342,10 +202,21 @@ interface RemoteJob {
   base?: { top: string; sha: string; ref: string };
 }
 
+/** What one remote task uses of the backend. */
+interface RemoteQueue {
+  link: Link;
+  bases: BaseRefs;
+  settings: QueueSettings;
+  /** The job is on the queue (or will not be). */
+  dispatched(): void;
+  /** Resolves once no other admitted task waits to be enqueued. */
+  quiet(): Promise<void>;
+}
+
 /** One child on a worker, start to end; its base is pushed already, and dropped here once reconciled. */
 async function runRemote(
   host: SubagentHost,
-  { link, bases, settings }: { link: Link; bases: BaseRefs; settings: QueueSettings },
+  { link, bases, settings, dispatched, quiet }: RemoteQueue,
   child: ChildRun,
   prepared: PreparedWriter,
   job: RemoteJob,
@@ -505,6 +376,7 @@ async function runRemote(
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
       });
+      dispatched();
       let last = '0';
       while (!settled) {
         const read = (await reader
@@ -522,14 +394,17 @@ async function runRemote(
   lease?.release();
   reader.disconnect();
   void link.commands.del(eventsKey(spec.id), repliesKey(spec.id)).catch(() => undefined);
-  const head = 'result' in outcome ? (outcome.result.head ?? pushed) : pushed;
+  // The last commit pushed: the result's head, or the last push heard of when the result has none.
+  const reported = 'result' in outcome ? outcome.result.head : undefined;
+  const head = reported !== undefined && reported !== job.base?.sha ? reported : pushed;
+  // The next tasks go to the queue before this one's work comes home.
+  await quiet();
   // No worker needs the base any more: it goes while the work comes home.
   const dropping =
     job.base &&
     dropBase(bases, job.base, (message) => host.emit({ type: 'warning', agent: task.id, message }));
   try {
-    if (prepared.worktree)
-      await bringHome(prepared.worktree.path, repository, prepared.worktree.branch, head, outcome);
+    if (prepared.worktree) await bringHome(prepared.worktree, repository, head, outcome);
   } finally {
     await dropping;
   }
@@ -584,17 +459,26 @@ async function decideClaim(
  * local worktree: afterwards it holds exactly what a local writer would have left.
  */
 async function bringHome(
-  worktree: string,
+  worktree: { path: string; branch: string; base: string },
   repository: string,
-  branch: string,
   head: string | undefined,
   outcome: Outcome,
 ): Promise<void> {
-  // A failed job may still have pushed commits before its worker died: those are its salvage.
-  const fetched = await gitRun(worktree, ['fetch', '-q', '--no-tags', repository, `refs/heads/${branch}`]);
-  if (fetched.code === 0) await git(worktree, ['merge', '-q', '--ff-only', head ?? 'FETCH_HEAD']);
+  const moved = head !== undefined && head !== worktree.base;
+  // A worker reports each push before its result: a job that ended with none committed nothing. A failed
+  // job may still have pushed commits before its worker died: those are its salvage.
+  if (moved || 'failed' in outcome) {
+    const fetched = await gitRun(worktree.path, [
+      'fetch',
+      '-q',
+      '--no-tags',
+      repository,
+      `refs/heads/${worktree.branch}`,
+    ]);
+    if (fetched.code === 0) await git(worktree.path, ['merge', '-q', '--ff-only', head ?? 'FETCH_HEAD']);
+  }
   const patch = 'result' in outcome ? outcome.result.patch : undefined;
-  if (patch) await applyPatch(worktree, patch);
+  if (patch) await applyPatch(worktree.path, patch);
 }
 
 function applyPatch(worktree: string, patch: string): Promise<void> {

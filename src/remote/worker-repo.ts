@@ -1,11 +1,19 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitError, git, gitRun, withRepoLock } from '../worktree/git.js';
 
-/** How long after a checkout's removal git's records of it go (with those of the checkouts removed meanwhile). */
+/** How long after a checkout's release git's records of it go (with those of the checkouts released meanwhile). */
 const FORGET_AFTER_MS = 1000;
+
+/** What a worktree's admin dir holds after a plain checkout. */
+const PLAIN_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['HEAD', 'commondir', 'gitdir', 'index']);
+/**
+ * What a job's own git commands leave there besides: dropped when its worktree is reused. One with
+ * anything else (a rebase or merge in progress, its own config) is not reused.
+ */
+const JOB_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['logs', 'ORIG_HEAD', 'COMMIT_EDITMSG', 'FETCH_HEAD']);
 
 /** A checkout a worker made for one job, and the store it belongs to. */
 export interface JobCheckout {
@@ -13,13 +21,29 @@ export interface JobCheckout {
   /** The worker's cache of the shared repository (a bare store): the writer's git dir lives in it. */
   store: string;
   branch?: string;
+  /** The job's base commit: the checkout goes back to it when the job is done. */
+  base: string;
+  /** The commit the job starts from: its base, or what an earlier attempt pushed to its branch. */
+  start: string;
+  /** Its `.git` file as made: a checkout whose link was changed is not reused. */
+  link: string;
+}
+
+/** A checkout no job uses: clean, detached at `at`, ready for the next job. */
+interface Idle {
+  path: string;
+  at: string;
+  link: string;
 }
 
 /**
  * The worker's cache of the shared repository under `dir`: a bare store that fetches only what it lacks
- * (the job's base, and a task branch a worker before it pushed), with one worktree per job. Only git's
- * records in the store change under its lock; the files of a checkout are written and removed outside it,
- * so a worker's slots do not wait for each other's files.
+ * (the job's base, and a task branch a worker before it pushed), and a pool of worktrees. A job takes an
+ * idle worktree and switches it to its base on a fresh branch (a cheap checkout: only the files that
+ * differ are written), or gets a new one when none is idle; once the job is done its worktree goes back
+ * to its base, loses every untracked and ignored file, and waits for the next job, off the pickup path.
+ * Only git's records in the store change under its lock; the files of a checkout are written and removed
+ * outside it, so a worker's slots do not wait for each other's files.
  */
 export class WorkerRepo {
   readonly store: string;
@@ -28,13 +52,24 @@ export class WorkerRepo {
    * again only when that fails, e.g. after a gc dropped them).
    */
   private readonly known = new Set<string>();
-  /** Branches of removed checkouts, deleted together by the next `forgetting`. */
+  private readonly idle: Idle[] = [];
+  /**
+   * Worktrees being made ready (a finished job's, or a spare): a job with none idle waits for one
+   * rather than make one.
+   */
+  private readonly readying = new Set<Promise<void>>();
+  /** Branches of finished jobs, deleted together by the next `forgetting` (with the records of removed worktrees). */
   private readonly removedBranches: string[] = [];
   private forgetting?: Promise<void>;
 
   constructor(
     readonly dir: string,
     readonly repository: string,
+    /**
+     * Idle worktrees kept ready beyond those jobs use (made while the jobs run): a job that follows one
+     * that just ended takes a ready one instead of waiting for that one to be cleaned.
+     */
+    private readonly spare = 0,
   ) {
     const key = createHash('sha256').update(repository).digest('hex').slice(0, 12);
     this.store = join(dir, 'repos', `${key}.git`);
@@ -53,6 +88,16 @@ export class WorkerRepo {
   }
 
   /**
+   * Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
+   * Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
+   */
+  private async have(base: { ref: string; sha: string }): Promise<void> {
+    const present = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
+    if (present.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
+    this.known.add(base.sha);
+  }
+
+  /**
    * A worktree at the job's base: a writer's on its own branch, continuing from what an earlier attempt
    * pushed to it (a retry after a killed worker loses no commit); a reader's detached.
    */
@@ -62,44 +107,176 @@ export class WorkerRepo {
     branch: string | undefined,
     retried: boolean,
   ): Promise<JobCheckout> {
-    const path = join(this.dir, 'worktrees', branch ?? `job-${jobId}`);
+    const start = await this.startOf(base, branch, retried);
+    const idle = await this.takeIdle(start);
+    if (idle) {
+      const switched = await this.switchTo(idle, base, start, branch);
+      if ('checkout' in switched) return switched.checkout;
+    }
+    const made = await this.add(jobId, base, start, branch);
+    this.replenish(base);
+    return made;
+  }
+
+  /** The commit the job starts from, in the store: its base, or what an earlier attempt pushed to its branch. */
+  private async startOf(
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<string> {
+    if (this.known.has(base.sha) && !(branch && retried)) return base.sha;
+    return this.locked(async () => {
+      await this.init();
+      await this.have(base);
+      if (!branch || !retried) return base.sha;
+      const pushed = await gitRun(this.store, [
+        'fetch',
+        '-q',
+        '--no-tags',
+        this.repository,
+        `refs/heads/${branch}`,
+      ]);
+      return pushed.code === 0 ? git(this.store, ['rev-parse', 'FETCH_HEAD']) : base.sha;
+    });
+  }
+
+  /**
+   * The job's worktree as soon as its folder is known. For a first attempt an idle one is the job's at
+   * once, and `ready` settles once the base is in the store and the worktree switched to it on the
+   * job's branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
+   * before `ready` settles as long as nothing reads or writes its files until then.
+   */
+  async place(
+    jobId: string,
+    base: { ref: string; sha: string },
+    branch: string | undefined,
+    retried: boolean,
+  ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
+    const index = this.idleIndex(base.sha);
+    if (!retried && index >= 0) {
+      const idle = this.idle.splice(index, 1)[0] as Idle;
+      const ready = this.startOf(base, branch, false).then(
+        async (start) => {
+          const switched = await this.switchTo(idle, base, start, branch);
+          if ('error' in switched) throw switched.error;
+          return switched.checkout;
+        },
+        (error: unknown) => {
+          // The base cannot be had: the worktree, untouched, waits for the next job.
+          this.idle.push(idle);
+          throw error;
+        },
+      );
+      return { path: idle.path, ready };
+    }
+    const made = await this.checkout(jobId, base, branch, retried);
+    return { path: made.path, ready: Promise.resolve(made) };
+  }
+
+  /** An idle worktree to the job's start commit, on its branch; one that cannot be switched is removed. */
+  private async switchTo(
+    idle: Idle,
+    base: { ref: string; sha: string },
+    start: string,
+    branch: string | undefined,
+  ): Promise<{ checkout: JobCheckout } | { error: GitError }> {
+    const args = branch
+      ? ['checkout', '-q', '-f', '-B', branch, start]
+      : ['checkout', '-q', '-f', '--detach', start];
+    const switched = await gitRun(idle.path, args);
+    if (switched.code !== 0) {
+      await this.discard(idle.path);
+      return { error: new GitError(args, switched) };
+    }
+    this.replenish(base);
+    return {
+      checkout: { path: idle.path, store: this.store, branch, base: base.sha, start, link: idle.link },
+    };
+  }
+
+  /** Spare worktrees at the job's base, made in the background up to `spare`. */
+  private replenish(base: { ref: string; sha: string }): void {
+    while (this.idle.length + this.readying.size < this.spare) {
+      const making = this.add('spare', base, base.sha, undefined).then(
+        (made) => {
+          this.idle.push({ path: made.path, at: made.base, link: made.link });
+        },
+        () => undefined,
+      );
+      this.ready(making);
+    }
+  }
+
+  /** Tracks a worktree being made ready until it is. */
+  private ready(making: Promise<void>): Promise<void> {
+    this.readying.add(making);
+    return making.finally(() => this.readying.delete(making));
+  }
+
+  /** Resolves once no worktree is being made ready. */
+  async settled(): Promise<void> {
+    while (this.readying.size > 0) await Promise.all(this.readying);
+  }
+
+  /** Which idle worktree a job from `at` takes: one at `at` if any, else the last; -1 when none is idle. */
+  private idleIndex(at: string): number {
+    const same = this.idle.findIndex((i) => i.at === at);
+    return same >= 0 ? same : this.idle.length - 1;
+  }
+
+  /** An idle worktree, at `at` if one is; one being made ready is waited for rather than a new one made. */
+  private async takeIdle(at: string): Promise<Idle | undefined> {
+    for (;;) {
+      const index = this.idleIndex(at);
+      if (index >= 0) return this.idle.splice(index, 1)[0];
+      if (this.readying.size === 0) return undefined;
+      await Promise.race(this.readying);
+    }
+  }
+
+  /** A new worktree for the job. */
+  private async add(
+    jobId: string,
+    base: { ref: string; sha: string },
+    start: string,
+    branch: string | undefined,
+  ): Promise<JobCheckout> {
+    const path = join(this.dir, 'worktrees', `${jobId.slice(0, 8)}-${randomBytes(4).toString('hex')}`);
+    const args = branch
+      ? ['worktree', 'add', '-q', '--no-checkout', '-B', branch, path, start]
+      : ['worktree', 'add', '-q', '--no-checkout', '--detach', path, start];
     await this.locked(async () => {
       await this.init();
-      let start = base.sha;
-      if (branch && retried) {
-        const pushed = await gitRun(this.store, [
-          'fetch',
-          '-q',
-          '--no-tags',
-          this.repository,
-          `refs/heads/${branch}`,
-        ]);
-        if (pushed.code === 0) start = await git(this.store, ['rev-parse', 'FETCH_HEAD']);
-      }
-      const args = branch
-        ? ['worktree', 'add', '-q', '--no-checkout', '-B', branch, path, start]
-        : ['worktree', 'add', '-q', '--no-checkout', '--detach', path, start];
       const add = async () => (await gitRun(this.store, args)).code === 0;
-      if (this.known.has(base.sha) && (await add())) return;
-      // Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
-      // Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
-      const have = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
-      if (have.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
-      this.known.add(base.sha);
       if (await add()) return;
-      // A worktree a killed run of this worker left behind blocks the branch or the path: gone, then again.
-      rmSync(path, { recursive: true, force: true });
+      await this.have(base);
+      if (await add()) return;
+      // A worktree a killed run of this worker left behind still holds the branch: gone, then again.
+      if (branch) await this.freeBranch(branch);
+      await rm(path, { recursive: true, force: true });
       await gitRun(this.store, ['worktree', 'prune']);
       await git(this.store, args);
     });
-    const checkout = { path, store: this.store, branch };
+    const link = await readFile(join(path, '.git'), 'utf8');
+    const checkout = { path, store: this.store, branch, base: base.sha, start, link };
     // The files, outside the store's lock: the worktree's index is its own.
     const filled = await gitRun(path, ['reset', '-q', '--hard']);
     if (filled.code !== 0) {
-      await this.remove(checkout);
+      await this.discard(path);
+      if (branch) this.forget(branch);
       throw new GitError(['reset', '-q', '--hard'], filled);
     }
     return checkout;
+  }
+
+  /** Removes the worktree (of an earlier run) that has `branch` checked out. */
+  private async freeBranch(branch: string): Promise<void> {
+    const list = await git(this.store, ['worktree', 'list', '--porcelain']);
+    for (const entry of list.split('\n\n')) {
+      const path = /^worktree (.*)$/m.exec(entry)?.[1];
+      if (path && entry.includes(`\nbranch refs/heads/${branch}`))
+        await gitRun(this.store, ['worktree', 'remove', '--force', path]);
+    }
   }
 
   /** The checkout's HEAD commit. */
@@ -125,13 +302,51 @@ export class WorkerRepo {
   }
 
   /**
-   * Removes the job's worktree and branch: the root retains the work, not the worker. The files go at
-   * once; git's records of them go for several jobs together a moment later, under the store's lock, so
-   * the checkouts of the jobs that follow do not queue behind them.
+   * The job is done (the root retains the work, not the worker): its worktree goes back to the job's base
+   * with nothing of the job left (no commit, change, untracked or ignored file, branch or reflog) and
+   * waits for the next job; one that cannot be made so is removed. The branch and the records of removed
+   * worktrees go for several jobs together a moment later, under the store's lock, so the checkouts of
+   * the jobs that follow do not queue behind them.
    */
-  async remove(checkout: JobCheckout): Promise<void> {
-    await rm(checkout.path, { recursive: true, force: true });
-    if (checkout.branch) this.removedBranches.push(checkout.branch);
+  async release(checkout: JobCheckout): Promise<void> {
+    const recycled = this.recycle(checkout)
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) this.idle.push({ path: checkout.path, at: checkout.base, link: checkout.link });
+        else return this.discard(checkout.path);
+      });
+    await this.ready(recycled);
+    if (checkout.branch) this.forget(checkout.branch);
+    await this.forgetting;
+  }
+
+  /** Whether the checkout is back at its base, clean, and plain enough to serve another job. */
+  private async recycle(checkout: JobCheckout): Promise<boolean> {
+    const { path } = checkout;
+    const link = await readFile(join(path, '.git'), 'utf8').catch(() => '');
+    if (link !== checkout.link) return false;
+    const admin = /^gitdir: (.*)$/m.exec(link)?.[1]?.trim();
+    if (!admin) return false;
+    const reset = await gitRun(path, ['checkout', '-q', '-f', '--detach', checkout.base]);
+    if (reset.code !== 0) return false;
+    const cleaned = await gitRun(path, ['clean', '-q', '-ffdx']);
+    if (cleaned.code !== 0) return false;
+    const left = (await readdir(admin)).filter((entry) => !PLAIN_ADMIN_ENTRIES.has(entry));
+    if (left.some((entry) => !JOB_ADMIN_ENTRIES.has(entry))) return false;
+    // The job's history of HEAD and its messages go with it: the next job's start from its own checkout.
+    await Promise.all(left.map((entry) => rm(join(admin, entry), { recursive: true, force: true })));
+    return true;
+  }
+
+  /** Removes a worktree's files now and its record with the next `forgetting`. */
+  private async discard(path: string): Promise<void> {
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    this.forget();
+  }
+
+  /** Deletes `branch` (if any) and prunes the records of removed worktrees, for several at once. */
+  private forget(branch?: string): void {
+    if (branch) this.removedBranches.push(branch);
     this.forgetting ??= new Promise<void>((resolve) => setTimeout(resolve, FORGET_AFTER_MS)).then(() =>
       this.locked(async () => {
         this.forgetting = undefined;
@@ -140,6 +355,14 @@ export class WorkerRepo {
         if (branches.length > 0) await gitRun(this.store, ['branch', '-q', '-D', ...branches]);
       }),
     );
+  }
+
+  /** The worker stops: idle worktrees go (a new worker process starts its pool afresh). */
+  async close(): Promise<void> {
+    await this.settled();
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((i) => rm(i.path, { recursive: true, force: true })));
+    if (idle.length > 0) this.forget();
     await this.forgetting;
   }
 }

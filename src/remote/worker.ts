@@ -40,6 +40,9 @@ import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
 
+/** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
+const TIDY_DELAY_MS = 250;
+
 export interface WorkerOptions {
   name: string;
   redis: string;
@@ -92,7 +95,7 @@ export class CadreWorker {
   /** Jobs running here, by id: one handed back while it still runs here (a lock lost under load) joins it. */
   private readonly running = new Map<string, Promise<RemoteResult>>();
   private readonly reported = new Set<string>();
-  /** Checkouts of finished jobs being removed. */
+  /** Checkouts of finished jobs being made ready for the next (or removed). */
   private readonly tidying = new Set<Promise<void>>();
   /** Jobs this worker refused (logged and reported home once, however often they are offered again). */
   private readonly refused = new Set<string>();
@@ -150,6 +153,7 @@ export class CadreWorker {
   async close(): Promise<void> {
     await this.worker?.close();
     await Promise.all(this.tidying);
+    await Promise.all([...this.repos.values()].map((repo) => repo.close()));
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
     await this.mcp?.close();
@@ -236,9 +240,11 @@ export class CadreWorker {
       await this.send(jobId, { k: 'result', result });
       return result;
     } finally {
-      // After the result went home, and outside the job: neither the root nor this worker's next job
-      // waits for the tidying (a new checkout of the same store queues behind it on the store's lock).
+      // After the result went home, and outside the job: the root does not wait for the tidying, and
+      // this worker's next job waits only for a worktree being made ready when no other is idle. It
+      // starts a moment later: the job that follows on the freed slot is picked up and placed first.
       const tidying = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, TIDY_DELAY_MS));
         for (const step of cleanup) await step().catch(() => undefined);
       })();
       this.tidying.add(tidying);
@@ -250,7 +256,8 @@ export class CadreWorker {
   private repo(repository: string): WorkerRepo {
     let repo = this.repos.get(repository);
     if (!repo) {
-      repo = new WorkerRepo(this.options.dir, repository);
+      // As many spare worktrees as slots: a slot's next job never waits for its last one's cleaning.
+      repo = new WorkerRepo(this.options.dir, repository, this.options.concurrency);
       this.repos.set(repository, repo);
     }
     return repo;
@@ -287,38 +294,52 @@ export class CadreWorker {
     model.catch(() => undefined);
     const repo = spec.base ? this.repo(spec.repository) : undefined;
     let checkout: JobCheckout | undefined;
-    let scratch: string | undefined;
+    /** Where the child runs: the job's worktree, or a scratch folder for a job without a base. */
+    let root: string;
     let pushed: string | undefined;
     /** Whether the child ran a tool: a child that ran none changed nothing (no git calls to find out). */
     let acted = false;
     const pushIfMoved = async () => {
       if (!repo || !checkout?.branch || !acted) return;
       const head = await repo.head(checkout);
-      if (head === pushed || head === spec.base?.sha) return;
+      if (head === pushed || head === checkout.start) return;
       pushed = await repo.push(checkout);
       // The root hears of it first: a worker killed right after this line has told it what it pushed.
       await this.send(jobId, { k: 'pushed', sha: pushed });
       options.log(`job ${jobId}: pushed ${checkout.branch} at ${pushed}`);
     };
+    /** The job's worktree switched to its branch: the child's first model call does not wait for it. */
+    let ready: Promise<unknown> = Promise.resolve();
     try {
       if (repo && spec.base) {
-        const made = await repo.checkout(spec.id, spec.base, spec.branch, retried);
-        checkout = made;
-        cleanup.push(() => repo.remove(made));
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried);
+        root = placed.path;
+        ready = placed.ready.then((made) => {
+          checkout = made;
+        });
+        // A worktree that cannot be switched ends the job with git's reason (below).
+        ready.catch((error: Error) => controller.abort(error));
+        cleanup.push(async () => {
+          const made = await placed.ready.catch(() => undefined);
+          if (made) await repo.release(made);
+        });
       } else {
         mkdirSync(join(options.dir, 'scratch'), { recursive: true });
         const made = mkdtempSync(join(options.dir, 'scratch', 'job-'));
-        scratch = made;
+        root = made;
         cleanup.push(async () => rmSync(made, { recursive: true, force: true }));
       }
-      const root = checkout?.path ?? (scratch as string);
-      const afterTool = () => {
-        acted = true;
-        return pushIfMoved();
+      const hooks = {
+        ready,
+        after: () => {
+          acted = true;
+          return pushIfMoved();
+        },
       };
-      const loop = await this.runChild(jobId, spec, root, await model, signal, replies, afterTool, (error) =>
+      const loop = await this.runChild(jobId, spec, root, await model, signal, replies, hooks, (error) =>
         controller.abort(error),
       );
+      await ready;
       await pushIfMoved();
       const patch = repo && checkout?.branch && acted ? await repo.uncommitted(checkout) : undefined;
       return {
@@ -327,7 +348,7 @@ export class CadreWorker {
         text: loop.text,
         error: timeout.aborted ? `timed out after ${spec.timeoutSecs} s` : loop.error,
         turns: loop.turns,
-        head: checkout?.branch ? (pushed ?? spec.base?.sha) : undefined,
+        head: checkout?.branch ? (pushed ?? checkout.start) : undefined,
         patch,
       };
     } catch (error) {
@@ -353,7 +374,8 @@ export class CadreWorker {
     model: { route: ModelRoute; language: LanguageModel },
     signal: AbortSignal,
     replies: ReplyChannel,
-    afterTool: () => Promise<void>,
+    /** Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home. */
+    hooks: { ready: Promise<unknown>; after: () => Promise<void> },
     onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
@@ -380,15 +402,16 @@ export class CadreWorker {
       spec.tier === 'readwrite' ? claimAware(own, replies.lease(spec.taskId, send), root, onDeadlock) : own;
     const tools: AnyTool[] = claimed.map((tool) => ({
       ...tool,
-      // After every tool call a writer's new commits go home at once: a killed worker loses only what
-      // was not committed.
+      // Not before the job's worktree is in place; after every tool call a writer's new commits go home
+      // at once: a killed worker loses only what was not committed.
       async execute(input, ctx) {
+        await hooks.ready;
         try {
           return await tool.execute(input, ctx);
         } finally {
-          await afterTool().catch((error: unknown) =>
-            options.log(`job ${jobId}: push failed: ${(error as Error).message}`),
-          );
+          await hooks
+            .after()
+            .catch((error: unknown) => options.log(`job ${jobId}: push failed: ${(error as Error).message}`));
         }
       },
     }));

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { BUILT_INPUT_SCHEMAS } from '../tool/built-input-schemas.js';
 import type { Tool } from '../tool/tool.js';
+import { lazySchema } from '../util/lazy-schema.js';
 import type { Skill } from './types.js';
 
-const SkillInput = z.object({
-  name: z.string().min(1).describe('Name of the skill to load, as listed in the skills catalog'),
-});
+const SkillInput = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).describe('Name of the skill to load, as listed in the skills catalog'),
+  }),
+);
 export type SkillInput = z.infer<typeof SkillInput>;
 
 /** The `skill` tool (SPEC 3.5): returns a skill's instructions. `skills` is read per call so reloads apply. */
@@ -13,6 +17,7 @@ export function createSkillTool(skills: () => readonly Skill[]): Tool<SkillInput
     name: 'skill',
     description: 'Load the full instructions of a named skill from the skills catalog.',
     schema: SkillInput,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.skill,
     safety: 'read',
     subject: (input) => ({ kind: 'name', value: input.name }),
     async execute(input) {

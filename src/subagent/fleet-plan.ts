@@ -2,6 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { EFFORTS } from '../provider/route.js';
+import { lazySchema } from '../util/lazy-schema.js';
 
 /** One item of a `fleet` (SPEC 10). No profile names appear in the schema (prompt-cache stability). */
 export const FleetItemSchema = z.object({
@@ -24,14 +25,16 @@ export const FleetItemSchema = z.object({
 });
 export type FleetItem = z.infer<typeof FleetItemSchema>;
 
-export const FleetInputSchema = z.object({
-  tasks: z.array(FleetItemSchema).min(2).max(64).describe('The items: 2 to 64 subagent tasks.'),
-  fail_fast: z.boolean().optional().describe('Start nothing new after the first failure.'),
-  background: z
-    .boolean()
-    .optional()
-    .describe('Return the fleet id at once; the result is delivered when every item has finished.'),
-});
+export const FleetInputSchema = lazySchema(() =>
+  z.object({
+    tasks: z.array(FleetItemSchema).min(2).max(64).describe('The items: 2 to 64 subagent tasks.'),
+    fail_fast: z.boolean().optional().describe('Start nothing new after the first failure.'),
+    background: z
+      .boolean()
+      .optional()
+      .describe('Return the fleet id at once; the result is delivered when every item has finished.'),
+  }),
+);
 export type FleetInput = z.infer<typeof FleetInputSchema>;
 
 /** An item after preflight: its claim normalized (relative, directories ending in `/`), or omitted. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILT_INPUT_SCHEMAS } from '../tool/built-input-schemas.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
 import { type FleetInput, FleetInputSchema } from './fleet-plan.js';
 
@@ -9,12 +10,18 @@ const DESCRIPTION =
   'fail_fast starts nothing new after a failure. Profiles are named as for the task tool. The result lists ' +
   'every item with its state, answer or error, tokens and cost.';
 
-/** The schema sent to the model: the same bytes whatever profiles exist (SPEC 10, prompt-cache stability). */
-export const FLEET_INPUT_JSON_SCHEMA = (() => {
-  const schema = z.toJSONSchema(FleetInputSchema, { io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
-})();
+/** Fleet's and task's inputs as JSON schema (without the unrepresentable-types fallback of other tools). */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/**
+ * The schema sent to the model: the same bytes whatever profiles exist (SPEC 10, prompt-cache stability).
+ * Made at build time (src/tool/built-input-schemas.ts), so loading this builds no zod schema.
+ */
+export const FLEET_INPUT_JSON_SCHEMA = BUILT_INPUT_SCHEMAS.fleet ?? jsonSchemaOf(FleetInputSchema);
 
 /** The `fleet` tool (SPEC 10). */
 export function createFleetTool(runner: {

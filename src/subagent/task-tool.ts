@@ -1,27 +1,32 @@
 import { z } from 'zod';
 import type { Profile } from '../profile/types.js';
 import { EFFORTS } from '../provider/route.js';
+import { BUILT_INPUT_SCHEMAS } from '../tool/built-input-schemas.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
+import { lazySchema } from '../util/lazy-schema.js';
+import { jsonSchemaOf } from './fleet-tool.js';
 
-export const TaskInputSchema = z.object({
-  prompt: z
-    .string()
-    .min(1)
-    .describe('The complete task for the subagent: it sees nothing of this conversation.'),
-  description: z.string().optional().describe('A few words shown while it runs.'),
-  agent: z.string().optional().describe('The profile to run; omit for the default subagent.'),
-  profile: z.string().optional().describe('Same as agent.'),
-  background: z
-    .boolean()
-    .optional()
-    .describe('Return a task id at once; the result arrives when it finishes.'),
-  retry_of: z.string().optional().describe('The id of a failed task this retries.'),
-  write_paths: z.array(z.string()).optional().describe('Files or directories the subagent will write.'),
-  model: z.string().optional().describe('A providers alias or model name for this run.'),
-  effort: z.enum(EFFORTS).optional().describe('Reasoning effort for this run.'),
-  max_steps: z.number().int().min(1).max(500).optional().describe('Cap on the subagent tool loop turns.'),
-  tools: z.array(z.string()).optional().describe('Narrow the subagent tool set to these names.'),
-});
+export const TaskInputSchema = lazySchema(() =>
+  z.object({
+    prompt: z
+      .string()
+      .min(1)
+      .describe('The complete task for the subagent: it sees nothing of this conversation.'),
+    description: z.string().optional().describe('A few words shown while it runs.'),
+    agent: z.string().optional().describe('The profile to run; omit for the default subagent.'),
+    profile: z.string().optional().describe('Same as agent.'),
+    background: z
+      .boolean()
+      .optional()
+      .describe('Return a task id at once; the result arrives when it finishes.'),
+    retry_of: z.string().optional().describe('The id of a failed task this retries.'),
+    write_paths: z.array(z.string()).optional().describe('Files or directories the subagent will write.'),
+    model: z.string().optional().describe('A providers alias or model name for this run.'),
+    effort: z.enum(EFFORTS).optional().describe('Reasoning effort for this run.'),
+    max_steps: z.number().int().min(1).max(500).optional().describe('Cap on the subagent tool loop turns.'),
+    tools: z.array(z.string()).optional().describe('Narrow the subagent tool set to these names.'),
+  }),
+);
 export type TaskInput = z.infer<typeof TaskInputSchema>;
 
 export interface TaskDispatcher {
@@ -40,10 +45,10 @@ const BASE_DESCRIPTION =
 export function createTaskTool(dispatcher: TaskDispatcher, usable: readonly Profile[]): Tool<TaskInput> {
   const listing = usable.map((p) => `- ${p.name}: ${p.description ?? `(${p.tier} subagent)`}`).join('\n');
   const description = usable.length > 0 ? `${BASE_DESCRIPTION}\nAgents:\n${listing}` : BASE_DESCRIPTION;
-  const inputJsonSchema = z.toJSONSchema(TaskInputSchema, { io: 'input' }) as Record<string, unknown> & {
-    properties: Record<string, Record<string, unknown>>;
-  };
-  delete inputJsonSchema.$schema;
+  // A copy: the built table's entry is shared, and the profile names are written into this one.
+  const inputJsonSchema = structuredClone(
+    BUILT_INPUT_SCHEMAS.task ?? jsonSchemaOf(TaskInputSchema),
+  ) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
   if (usable.length > 0) {
     const names = usable.map((p) => p.name);
     inputJsonSchema.properties.agent = { ...inputJsonSchema.properties.agent, enum: names };

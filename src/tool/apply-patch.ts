@@ -2,6 +2,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { fail, ok } from './result.js';
 import { looksBinary } from './text.js';
@@ -10,14 +12,16 @@ import { writeChecked } from './write-checked.js';
 
 const DEV_NULL = '/dev/null';
 
-const schema = z.object({
-  patch: z
-    .string()
-    .min(1)
-    .describe(
-      'Unified diff (as from `git diff` or `diff -u`) over one or more files; /dev/null creates or deletes',
-    ),
-});
+const schema = lazySchema(() =>
+  z.object({
+    patch: z
+      .string()
+      .min(1)
+      .describe(
+        'Unified diff (as from `git diff` or `diff -u`) over one or more files; /dev/null creates or deletes',
+      ),
+  }),
+);
 
 export type ApplyPatchInput = z.output<typeof schema>;
 
@@ -169,6 +173,7 @@ export function createApplyPatchTool(root: string): Tool<ApplyPatchInput> {
     description:
       'Apply a unified diff to one or more files (create, modify, delete). All or nothing: if any hunk fails, no file changes.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.apply_patch,
     safety: 'write',
     subject(input) {
       const changes = planChanges(root, input.patch);

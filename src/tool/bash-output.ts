@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import type { ShellJob, ShellJobs, Tool } from './tool.js';
 
-const schema = z.object({
-  job_id: z.string().min(1).describe('Background job id returned by bash'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    job_id: z.string().min(1).describe('Background job id returned by bash'),
+  }),
+);
 
 export type JobInput = z.output<typeof schema>;
 export const jobInputSchema = schema;
@@ -27,6 +31,7 @@ export const bashOutputTool: Tool<JobInput> = {
   name: 'bash_output',
   description: 'Return the new output of a background bash job since the last call, and its status.',
   schema,
+  inputJsonSchema: BUILT_INPUT_SCHEMAS.bash_output,
   safety: 'read',
   subject: () => ({ kind: 'none' }),
   async execute(input, ctx) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { readOnlyHint } from '../sandbox/hint.js';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import { HeadTailBuffer, killProcessGroup, startShell, whenFinished } from './shell-process.js';
 import type { Tool, ToolResult } from './tool.js';
@@ -10,21 +12,23 @@ const MAX_TIMEOUT_SECONDS = 600;
 const HEAD_CHARS = 8_000;
 const TAIL_CHARS = 22_000;
 
-const schema = z.object({
-  command: z.string().min(1).describe('Shell command, run with bash -c in the project root'),
-  timeout: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_SECONDS)
-    .optional()
-    .describe(
-      `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS})`,
-    ),
-  background: z
-    .boolean()
-    .optional()
-    .describe('Run as a background job and return its job_id at once; read it with bash_output'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    command: z.string().min(1).describe('Shell command, run with bash -c in the project root'),
+    timeout: z
+      .number()
+      .positive()
+      .max(MAX_TIMEOUT_SECONDS)
+      .optional()
+      .describe(
+        `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS})`,
+      ),
+    background: z
+      .boolean()
+      .optional()
+      .describe('Run as a background job and return its job_id at once; read it with bash_output'),
+  }),
+);
 
 export type BashInput = z.output<typeof schema>;
 
@@ -53,6 +57,7 @@ export const bashTool: Tool<BashInput> = {
   description:
     'Run a bash command in the project root; returns combined stdout+stderr and the exit code. Set background for long-running processes.',
   schema,
+  inputJsonSchema: BUILT_INPUT_SCHEMAS.bash,
   safety: 'write',
   subject: (input) => ({ kind: 'bash', command: input.command }),
   async execute(input, ctx) {

@@ -1,20 +1,26 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { joinLines, looksBinary, splitLines } from './text.js';
 import type { Tool } from './tool.js';
 import { readChecked, writeChecked } from './write-checked.js';
 
-const schema = z.object({
-  path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
-  start_line: z.number().int().min(1).describe('First line to replace, 1-based'),
-  end_line: z
-    .number()
-    .int()
-    .min(0)
-    .describe('Last line to replace, inclusive; start_line - 1 inserts before start_line without replacing'),
-  content: z.string().describe('New text for the range; empty deletes the lines'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
+    start_line: z.number().int().min(1).describe('First line to replace, 1-based'),
+    end_line: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Last line to replace, inclusive; start_line - 1 inserts before start_line without replacing',
+      ),
+    content: z.string().describe('New text for the range; empty deletes the lines'),
+  }),
+);
 
 export type EditLinesInput = z.output<typeof schema>;
 
@@ -33,6 +39,7 @@ export function createEditLinesTool(root: string): Tool<EditLinesInput> {
     description:
       'Replace lines start_line..end_line (1-based, inclusive) of a file with content. Line numbers as shown by read.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.edit_lines,
     safety: 'write',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path)] }),
     async execute(input) {

@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
 import { readChecked, writeChecked } from './write-checked.js';
 
-const schema = z.object({
-  path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
-  old_string: z
-    .string()
-    .min(1)
-    .describe('Exact text to replace, including whitespace; must be unique unless replace_all'),
-  new_string: z.string().describe('Replacement text'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence (default false)'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File to edit, relative to the project root or absolute'),
+    old_string: z
+      .string()
+      .min(1)
+      .describe('Exact text to replace, including whitespace; must be unique unless replace_all'),
+    new_string: z.string().describe('Replacement text'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence (default false)'),
+  }),
+);
 
 export type EditInput = z.output<typeof schema>;
 
@@ -38,6 +42,7 @@ export function createEditTool(root: string): Tool<EditInput> {
     description:
       'Replace exact text in a file. old_string must match exactly once, unless replace_all is set. Read the file first.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.edit,
     safety: 'write',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path)] }),
     async execute(input) {

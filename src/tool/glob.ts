@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { pathMatcher } from './glob-match.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
@@ -9,13 +11,15 @@ import { walkFiles } from './walk.js';
 
 const MAX_RESULTS = 500;
 
-const schema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('Glob such as "**/*.ts" or "src/*.json"; without a slash it matches file names at any depth'),
-  path: z.string().min(1).optional().describe('Directory to search (default: project root)'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe('Glob such as "**/*.ts" or "src/*.json"; without a slash it matches file names at any depth'),
+    path: z.string().min(1).optional().describe('Directory to search (default: project root)'),
+  }),
+);
 
 export type GlobInput = z.output<typeof schema>;
 
@@ -27,6 +31,7 @@ function createGlobLikeTool(name: 'glob' | 'find_files', root: string): Tool<Glo
     name,
     description: DESCRIPTION,
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS[name],
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),
     async execute(input, ctx) {

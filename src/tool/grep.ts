@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { pathMatcher } from './glob-match.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
@@ -18,19 +20,21 @@ const MAX_SKIPPED_NAMED = 20;
 /** Lines scanned between yields to the event loop, so timers and other agents keep running. */
 const LINES_PER_SLICE = 2000;
 
-const schema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('Regular expression (RE2 syntax, matched in linear time: no lookaround or backreferences)'),
-  path: z.string().min(1).optional().describe('File or directory to search (default: project root)'),
-  glob: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
-  ignore_case: z.boolean().optional().describe('Case-insensitive match (default false)'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe('Regular expression (RE2 syntax, matched in linear time: no lookaround or backreferences)'),
+    path: z.string().min(1).optional().describe('File or directory to search (default: project root)'),
+    glob: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
+    ignore_case: z.boolean().optional().describe('Case-insensitive match (default false)'),
+  }),
+);
 
 export type GrepInput = z.output<typeof schema>;
 
@@ -74,6 +78,7 @@ export function createGrepTool(root: string): Tool<GrepInput> {
     description:
       'Search file contents with an RE2 regex (no lookaround or backreferences), honouring .gitignore; skips binaries and files over 4 MiB. Returns path:line: text.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.grep,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),
     warm: loadGrepEngine,

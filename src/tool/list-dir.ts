@@ -2,15 +2,19 @@ import type { Dirent } from 'node:fs';
 import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import type { Tool } from './tool.js';
 
 const MAX_ENTRIES = 1000;
 
-const schema = z.object({
-  path: z.string().min(1).optional().describe('Directory to list (default: project root)'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).optional().describe('Directory to list (default: project root)'),
+  }),
+);
 
 export type ListDirInput = z.output<typeof schema>;
 
@@ -34,6 +38,7 @@ export function createListDirTool(root: string): Tool<ListDirInput> {
     description:
       'List one directory: subdirectories end in "/", files show their size, symlinks their target.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.list_dir,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path ?? '.')] }),
     async execute(input) {

@@ -36,6 +36,22 @@ export const SESSION_TOOLS = [
   'plan_exit',
 ] as const;
 
+/**
+ * The tools whose input is a project path: a rule's pattern for them is a path (Claude Code's anchors apply
+ * to it, and it may point outside the project), and `permissions explain tool(arg)` reads `arg` as the path.
+ */
+export const PATH_TOOLS: ReadonlySet<string> = new Set([
+  'read',
+  'write',
+  'edit',
+  'edit_lines',
+  'apply_patch',
+  'grep',
+  'glob',
+  'find_files',
+  'list_dir',
+]);
+
 /** Every built-in tool name (SPEC 5). Profile names may not take one of these (SPEC 3.3). */
 export const BUILTIN_TOOL_NAMES = [...READER_TOOLS, ...WRITER_TOOLS, ...SESSION_TOOLS] as const;
 

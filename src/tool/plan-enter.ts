@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import type { PlanMode } from './plan-mode.js';
 import { ok } from './result.js';
 import type { Tool } from './tool.js';
 
-const schema = z.object({
-  plan: z.string().optional().describe('What you intend to investigate, if you already know'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    plan: z.string().optional().describe('What you intend to investigate, if you already know'),
+  }),
+);
 
 export type PlanEnterInput = z.output<typeof schema>;
 
@@ -16,6 +20,7 @@ export function createPlanEnterTool(mode: PlanMode): Tool<PlanEnterInput> {
     description:
       'Enter plan mode: only reading tools work until you present a plan with plan_exit and the user approves it.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.plan_enter,
     safety: 'read',
     subject: () => ({ kind: 'none' }),
     async execute() {

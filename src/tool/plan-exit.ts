@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import type { UserChannel } from '../agent/user-channel.js';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import type { PlanMode } from './plan-mode.js';
 import { fail, ok } from './result.js';
 import type { Tool } from './tool.js';
 
-const schema = z.object({
-  plan: z.string().min(1).optional().describe('The plan to carry out, as the user should read it'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    plan: z.string().min(1).optional().describe('The plan to carry out, as the user should read it'),
+  }),
+);
 
 export type PlanExitInput = z.output<typeof schema>;
 
@@ -17,6 +21,7 @@ export function createPlanExitTool(mode: PlanMode, user: UserChannel): Tool<Plan
     description:
       'Present your plan to the user and leave plan mode once they approve it; if they refuse, revise the plan.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.plan_exit,
     safety: 'read',
     subject: () => ({ kind: 'none' }),
     async execute(input, ctx) {

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import type { UserChannel } from '../agent/user-channel.js';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import type { Tool } from './tool.js';
 
-const schema = z.object({
-  question: z.string().min(1).describe('One clear question for the user'),
-  options: z
-    .array(z.string().min(1))
-    .min(2)
-    .optional()
-    .describe('Possible answers to choose from, when the choice is closed'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    question: z.string().min(1).describe('One clear question for the user'),
+    options: z
+      .array(z.string().min(1))
+      .min(2)
+      .optional()
+      .describe('Possible answers to choose from, when the choice is closed'),
+  }),
+);
 
 export type QuestionInput = z.output<typeof schema>;
 
@@ -21,6 +25,7 @@ export function createQuestionTool(user: UserChannel): Tool<QuestionInput> {
     description:
       'Ask the user a question and wait for the answer. Use it only when you cannot go on without their decision.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.question,
     safety: 'read',
     subject: () => ({ kind: 'none' }),
     async execute(input, ctx) {

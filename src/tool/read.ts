@@ -1,5 +1,7 @@
 import { type FileHandle, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
@@ -14,17 +16,19 @@ const MAX_OUTPUT_CHARS = 100_000;
 /** Beyond this size the rest of the file is not scanned just to count its lines. */
 const COUNT_ALL_LINES_UP_TO_BYTES = 16 * 1024 * 1024;
 
-const schema = z.object({
-  path: z.string().min(1).describe('File path, relative to the project root or absolute'),
-  offset: z.number().int().min(1).optional().describe('First line to show, 1-based (default 1)'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .optional()
-    .describe(`Maximum number of lines to show (default ${DEFAULT_LIMIT})`),
-});
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File path, relative to the project root or absolute'),
+    offset: z.number().int().min(1).optional().describe('First line to show, 1-based (default 1)'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIMIT)
+      .optional()
+      .describe(`Maximum number of lines to show (default ${DEFAULT_LIMIT})`),
+  }),
+);
 
 export type ReadInput = z.output<typeof schema>;
 
@@ -115,6 +119,7 @@ export function createReadTool(root: string): Tool<ReadInput> {
     description:
       'Read a text file with line numbers. Pages long files: pass offset and limit (lines) to continue. Refuses binary files.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.read,
     safety: 'read',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path)] }),
     async execute(input) {

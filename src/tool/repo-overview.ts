@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import type { Tool } from './tool.js';
 import { walkFiles } from './walk.js';
@@ -34,7 +36,7 @@ const MANIFESTS = new Set([
   'Package.swift',
 ]);
 
-const schema = z.object({});
+const schema = lazySchema(() => z.object({}));
 
 export type RepoOverviewInput = z.output<typeof schema>;
 
@@ -87,6 +89,7 @@ export function createRepoOverviewTool(root: string): Tool<RepoOverviewInput> {
     description:
       'Summarise the project: top-level entries with file counts, files by extension, package manifests, README start.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.repo_overview,
     safety: 'read',
     subject: () => ({ kind: 'path', paths: [root] }),
     async execute(_input, ctx) {

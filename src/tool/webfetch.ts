@@ -1,6 +1,7 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { fail, ok } from './result.js';
 import { looksBinary, truncateMiddle } from './text.js';
 import type { Tool } from './tool.js';
@@ -17,11 +18,13 @@ const DEFAULT_LIMITS: WebfetchLimits = { timeoutMs: 30_000, maxBytes: 5 * 1024 *
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-const schema = z.object({
-  url: z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .describe('http(s) URL to fetch'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .describe('http(s) URL to fetch'),
+  }),
+);
 
 export type WebfetchInput = z.output<typeof schema>;
 
@@ -40,7 +43,9 @@ type AddressCheck = (address: string) => string | undefined;
  */
 async function refusedAddress(url: URL, check: AddressCheck): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  // The resolver loads with the first name looked up, not with cadre (issue 17: every start pays for it).
+  const lookup = async () => (await import('node:dns/promises')).lookup(host, { all: true });
+  const addresses = isIP(host) ? [host] : (await lookup()).map((a) => a.address);
   for (const address of addresses) {
     const reason = check(address);
     if (reason) return `${url.hostname} resolves to ${reason}`;
@@ -136,6 +141,7 @@ export function createWebfetchTool(overrides: Partial<WebfetchLimits> = {}): Too
     name: 'webfetch',
     description: 'Fetch an http(s) URL with GET and return its text; HTML is converted to markdown.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.webfetch,
     safety: 'read',
     subject: (input) => ({ kind: 'url', url: input.url }),
     async execute(input, ctx) {

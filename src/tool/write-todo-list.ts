@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { ok } from './result.js';
 import type { TodoItem, Tool } from './tool.js';
 
-const schema = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe('What to do, one short imperative sentence'),
-        status: z
-          .enum(['pending', 'in_progress', 'completed'])
-          .describe('pending, in_progress (one item at a time) or completed'),
-      }),
-    )
-    .describe('The complete list; it replaces the previous one'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    todos: z
+      .array(
+        z.object({
+          content: z.string().min(1).describe('What to do, one short imperative sentence'),
+          status: z
+            .enum(['pending', 'in_progress', 'completed'])
+            .describe('pending, in_progress (one item at a time) or completed'),
+        }),
+      )
+      .describe('The complete list; it replaces the previous one'),
+  }),
+);
 
 export type WriteTodoListInput = z.output<typeof schema>;
 
@@ -31,6 +35,7 @@ export const writeTodoListTool: Tool<WriteTodoListInput> = {
   description:
     'Replace the session todo list. Keep one item in_progress while working; mark items completed when done.',
   schema,
+  inputJsonSchema: BUILT_INPUT_SCHEMAS.write_todo_list,
   safety: 'read',
   subject: () => ({ kind: 'none' }),
   async execute(input, ctx) {

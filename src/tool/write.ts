@@ -1,15 +1,19 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import type { Tool } from './tool.js';
 import { writeChecked } from './write-checked.js';
 
-const schema = z.object({
-  path: z.string().min(1).describe('File to create or overwrite, relative to the project root or absolute'),
-  content: z.string().describe('The complete new file content'),
-});
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('File to create or overwrite, relative to the project root or absolute'),
+    content: z.string().describe('The complete new file content'),
+  }),
+);
 
 export type WriteInput = z.output<typeof schema>;
 
@@ -18,6 +22,7 @@ export function createWriteTool(root: string): Tool<WriteInput> {
     name: 'write',
     description: 'Create or overwrite a file with the given content; parent directories are created.',
     schema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.write,
     safety: 'write',
     subject: (input) => ({ kind: 'path', paths: [resolveToolPath(root, input.path)] }),
     async execute(input) {

@@ -1,13 +1,11 @@
-import { resolve } from 'node:path';
 import { render } from 'ink';
 import type { RuntimeFlags } from '../agent/runtime.js';
 import { reviewText } from '../agent/session-review.js';
-import { printWarnings, requireProfile } from '../cli/bootstrap.js';
+import { type AgentOptions, agentFlags, printWarnings, requireProfile } from '../cli/bootstrap.js';
 import { UsageError } from '../cli/errors.js';
 import { ConfigError } from '../config/load.js';
 import { openWorkspace } from '../config/workspace.js';
 import type { SessionController } from '../controller/session-controller.js';
-import type { SafetyFloor } from '../permission/decide.js';
 import { PermissionRuleError } from '../permission/rules.js';
 import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
@@ -19,20 +17,12 @@ import { TranscriptStore } from './store/transcript-store.js';
 import { createTheme, detectCapabilities } from './theme.js';
 import { askTrustAtStart } from './trust/ask-at-start.js';
 
-export interface InteractiveOptions {
+export interface InteractiveOptions extends AgentOptions {
   /** Words given on the command line: the first prompt. */
   task: string[];
   continue?: boolean;
   resume?: string;
-  agent?: string;
-  model?: string;
-  provider?: string;
-  safety: SafetyFloor;
-  permissions?: string;
-  yes?: boolean;
-  maxTurns?: number;
   cwd?: string;
-  trustProject?: boolean;
 }
 
 function setRawMode(on: boolean): void {
@@ -66,13 +56,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     printWarnings(workspace.warnings, process.stderr);
     requireProfile(workspace, options.agent);
     const flags: RuntimeFlags = {
-      agent: options.agent,
-      model: options.model,
-      provider: options.provider,
-      safety: options.safety,
-      permissions: options.permissions === undefined ? undefined : resolve(options.permissions),
-      yes: options.yes === true,
-      maxTurns: options.maxTurns,
+      ...agentFlags(options),
       continue: options.continue,
       resume: options.resume,
     };

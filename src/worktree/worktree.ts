@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { git, gitRun } from './git.js';
+import { GitError, git, gitRun } from './git.js';
 
 export const TASK_BRANCH_PREFIX = 'cadre-task-';
 
@@ -95,8 +95,12 @@ export async function removeWorktree(
   repoTop: string,
   worktree: { path: string; branch: string },
 ): Promise<void> {
+  // Two git calls in the usual case (each one's start stalls this process a moment): a removed
+  // worktree leaves no record to prune, and a branch already gone is only looked up when -D fails.
   if (existsSync(worktree.path)) await git(repoTop, ['worktree', 'remove', '--force', worktree.path]);
-  await gitRun(repoTop, ['worktree', 'prune']);
+  else await gitRun(repoTop, ['worktree', 'prune']);
+  const deleted = await gitRun(repoTop, ['branch', '-D', worktree.branch]);
+  if (deleted.code === 0) return;
   const branch = await gitRun(repoTop, ['rev-parse', '--verify', '-q', `refs/heads/${worktree.branch}`]);
-  if (branch.code === 0) await git(repoTop, ['branch', '-D', worktree.branch]);
+  if (branch.code === 0) throw new GitError(['branch', '-D', worktree.branch], deleted);
 }

@@ -347,6 +347,18 @@ describe('cadre interactive UI in a real terminal', { timeout: 90_000 }, () => {
     expect(await tui.exited).toBe(0);
   });
 
+  it('--prompt NAME selects the prompt layer at start, as headless does', async () => {
+    const server = await scriptedServer(script().text('Planned.'));
+    const project = servedProject(server, {
+      files: { '.cadre/prompts/planner.md': '---\nmode: plan\n---\nYou plan before you act.\n' },
+    });
+    const tui = cadreTerminal(project, ['--prompt', 'planner', 'make a plan']);
+    await tui.waitFor(/Planned\./);
+    expect(server.requests[0].view.system).toContain('You plan before you act.');
+    tui.type('/quit\r');
+    expect(await tui.exited).toBe(0);
+  });
+
   it('completes @path from project files, leaving ignored files out', async () => {
     const server = await scriptedServer(script().text('Read it.'));
     const project = servedProject(server, {

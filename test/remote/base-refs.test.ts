@@ -45,22 +45,36 @@ describe('BaseRefs', () => {
   it('gives each job a ref of its own, pushed ahead in one push for a fleet, all dropped after the last', async () => {
     const { root, shared, sha } = repos();
     const { bases, pushes } = recording(shared);
+    // A single task takes one of the refs pushed ahead; the rest wait for the next tasks, no push more.
+    const single = await bases.acquire(root, sha);
+    expect(pushes.map((p) => p.length)).toEqual([BASE_REFS_AHEAD]);
+    await bases.release(root, sha);
+    expect(pushes).toHaveLength(2);
+    expect(baseRefs(shared)).toBe('');
+    pushes.length = 0;
     // A fleet's first six items ask at once: one push carries their refs and refs for the next ones.
     const first = await Promise.all(Array.from({ length: 6 }, () => bases.acquire(root, sha)));
-    expect(pushes).toHaveLength(1);
     expect(pushes[0]).toHaveLength(BASE_REFS_AHEAD);
     expect(new Set(first.map((job) => job.id)).size).toBe(6);
+    expect(first.map((job) => job.id)).not.toContain(single.id);
     for (const job of first) expect(job.ref).toBe(`refs/cadre/base/${job.id}`);
-    expect(baseRefs(shared).split('\n')).toHaveLength(BASE_REFS_AHEAD);
     for (const line of baseRefs(shared).split('\n')) expect(line).toMatch(new RegExp(` ${sha}$`));
-    // Later items take the refs pushed ahead, then push more (twice the jobs holding one) when none is left.
-    const later = await Promise.all(Array.from({ length: 4 }, () => bases.acquire(root, sha)));
-    expect(pushes.map((p) => p.length)).toEqual([BASE_REFS_AHEAD, 2 * 10 - 2]);
-    expect(new Set([...first, ...later].map((job) => job.id)).size).toBe(10);
-    // Nine jobs reconciled: the tenth still needs its ref, so nothing goes yet.
-    for (let i = 0; i < 9; i++) await bases.release(root, sha);
+    // Fewer ready than running: the refs of the next wave (twice the jobs holding one) are pushed while
+    // these run, so the next items find theirs without a push of their own.
+    expect(pushes.map((p) => p.length)).toEqual([BASE_REFS_AHEAD, 2 * 6]);
+    const later: { id: string; ref: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      // As a fleet's slots free up: one item reconciled, the next one dispatched.
+      await bases.release(root, sha);
+      later.push(await bases.acquire(root, sha));
+    }
+    expect(pushes.map((p) => p.length)).toEqual([BASE_REFS_AHEAD, 2 * 6]);
+    expect(new Set([...first, ...later].map((job) => job.id)).size).toBe(12);
+    expect(baseRefs(shared).split('\n')).toHaveLength(BASE_REFS_AHEAD + 2 * 6);
+    // Five of the last six reconciled: the sixth still needs its ref, so nothing goes yet.
+    for (let i = 0; i < 5; i++) await bases.release(root, sha);
     expect(pushes).toHaveLength(2);
-    expect(baseRefs(shared)).toContain(later[3]?.ref);
+    expect(baseRefs(shared)).toContain(later[5]?.ref);
     // The last one: every ref of the commit goes in one push.
     await bases.release(root, sha);
     expect(pushes).toHaveLength(3);

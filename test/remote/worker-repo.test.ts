@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,10 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
+function gitRunCode(cwd: string, ...args: string[]): number {
+  return spawnSync('git', args, { cwd }).status ?? -1;
+}
+
 /** A root checkout with one commit, pushed to a bare shared repository as `refs/cadre/base/j1`. */
 function shared() {
   const root = mkdtempSync(join(tmpdir(), 'cadre-wr-root-'));
@@ -27,7 +31,7 @@ function shared() {
   git(root, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-qm', 'a');
   const sha = git(root, 'rev-parse', 'HEAD');
   git(root, 'push', '-q', repository, `${sha}:refs/cadre/base/j1`);
-  return { repository, cache, sha, base: { ref: 'refs/cadre/base/j1', sha } };
+  return { root, repository, cache, sha, base: { ref: 'refs/cadre/base/j1', sha } };
 }
 
 describe('WorkerRepo', () => {
@@ -48,25 +52,135 @@ describe('WorkerRepo', () => {
     expect(git(third.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-3');
   });
 
-  it('removes a checkout’s files at once and its branch with the store’s records a moment later', async () => {
-    const { repository, cache, base } = shared();
+  it('a finished job’s worktree serves the next job with nothing of the first left', async () => {
+    const { repository, cache, sha, base } = shared();
     const repo = new WorkerRepo(cache, repository);
     const one = await repo.checkout('j1', base, 'cadre-task-1', false);
+    // Job 1 commits, changes a tracked file, and leaves untracked, ignored and nested files.
+    writeFileSync(join(one.path, '.gitignore'), 'build/\n');
+    writeFileSync(join(one.path, 'committed.txt'), 'c\n');
+    git(one.path, 'add', '.gitignore', 'committed.txt');
+    git(one.path, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-qm', 'job 1');
+    writeFileSync(join(one.path, 'a.txt'), 'changed by job 1\n');
+    writeFileSync(join(one.path, 'untracked.txt'), 'u\n');
+    mkdirSync(join(one.path, 'build', 'deep'), { recursive: true });
+    writeFileSync(join(one.path, 'build', 'deep', 'ignored.o'), 'i\n');
+    git(one.path, 'add', 'untracked.txt');
+    await repo.release(one);
     const two = await repo.checkout('j2', base, 'cadre-task-2', false);
-    await Promise.all([repo.remove(one), repo.remove(two)]);
-    expect(existsSync(one.path)).toBe(false);
+    expect(two.path).toBe(one.path);
+    expect(git(two.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
+    expect(git(two.path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(readFileSync(join(two.path, 'a.txt'), 'utf8')).toBe('a\n');
+    for (const left of ['committed.txt', '.gitignore', 'untracked.txt', 'build'])
+      expect(existsSync(join(two.path, left))).toBe(false);
+    expect(git(two.path, 'status', '--porcelain', '--ignored')).toBe('');
+    expect(git(two.path, 'ls-files')).toBe('a.txt');
+    // Its history of HEAD is its own, and job 1's branch is gone from the store.
+    expect(git(two.path, 'reflog', '--format=%gs')).not.toMatch(/job 1|cadre-task-1/);
+    expect(git(repo.store, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe(
+      'refs/heads/cadre-task-2',
+    );
+    // A reader after it: the same worktree, detached.
+    await repo.release(two);
+    const three = await repo.checkout('j3', base, undefined, false);
+    expect(three.path).toBe(one.path);
+    expect(gitRunCode(three.path, 'symbolic-ref', '-q', 'HEAD')).not.toBe(0);
+    await repo.release(three);
     expect(git(repo.store, 'for-each-ref', 'refs/heads')).toBe('');
+    await repo.close();
+    expect(existsSync(one.path)).toBe(false);
     expect(git(repo.store, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
 
-  it('a worktree a killed run left at the job’s path is replaced; a base that cannot be fetched fails with git’s reason', async () => {
-    const { repository, cache, base } = shared();
+  it('keeps spare worktrees ready while jobs run, so the next job takes one at once', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository, 1);
+    const one = await repo.checkout('j1', base, 'cadre-task-1', false);
+    // The spare is made while job 1 runs: clean, detached at its base, in a folder of its own.
+    await repo.settled();
+    const worktrees = () => git(repo.store, 'worktree', 'list', '--porcelain');
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
+    const two = await repo.checkout('j2', base, 'cadre-task-2', false);
+    expect(two.path).not.toBe(one.path);
+    expect(git(two.path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(two.path, 'status', '--porcelain', '--ignored')).toBe('');
+    // Taking it made another spare; released, the pool holds at most the jobs' worktrees and the spare.
+    await repo.release(one);
+    await repo.release(two);
+    await repo.settled();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(4);
+    await repo.close();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('places a job in an idle worktree at once, switched to its branch by the time `ready` settles', async () => {
+    const { repository, cache, sha, base } = shared();
     const repo = new WorkerRepo(cache, repository);
-    // What a worker killed mid-job leaves: the branch's folder, with files in it.
-    const left = join(cache, 'worktrees', 'cadre-task-1');
-    mkdirSync(left, { recursive: true });
-    writeFileSync(join(left, 'stale.txt'), 'left behind\n');
-    const checkout = await repo.checkout('j1', base, 'cadre-task-1', false);
+    // Nothing idle yet: the checkout is made first.
+    const first = await repo.place('j1', base, 'cadre-task-1', false);
+    expect((await first.ready).path).toBe(first.path);
+    await repo.release(await first.ready);
+    const second = await repo.place('j2', base, 'cadre-task-2', false);
+    expect(second.path).toBe(first.path);
+    const made = await second.ready;
+    expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
+    expect(made).toMatchObject({ base: sha, start: sha, branch: 'cadre-task-2' });
+    await repo.release(made);
+    // A base that cannot be fetched rejects `ready` with git's reason; the worktree waits for the next job.
+    const missing = await repo.place(
+      'j9',
+      { ref: 'refs/cadre/base/missing', sha: 'e'.repeat(40) },
+      'b',
+      false,
+    );
+    expect(missing.path).toBe(first.path);
+    await expect(missing.ready).rejects.toThrow(/git fetch/);
+    // A switch git refuses rejects `ready` with git's reason; the worktree is not reused.
+    const bad = await repo.place('j3', base, 'bad..branch', false);
+    expect(bad.path).toBe(first.path);
+    await expect(bad.ready).rejects.toThrow(/git checkout -q -f -B bad\.\.branch/);
+    expect(existsSync(bad.path)).toBe(false);
+    await repo.close();
+  });
+
+  it('a pooled worktree switches to another base; one left mid-rebase or with a changed link is not reused', async () => {
+    const { root, repository, cache, sha, base } = shared();
+    writeFileSync(join(root, 'a.txt'), 'a2\n');
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-qm', 'b');
+    const next = git(root, 'rev-parse', 'HEAD');
+    git(root, 'push', '-q', repository, `${next}:refs/cadre/base/j2`);
+    const repo = new WorkerRepo(cache, repository);
+    const one = await repo.checkout('j1', base, 'cadre-task-1', false);
+    await repo.release(one);
+    const two = await repo.checkout('j2', { ref: 'refs/cadre/base/j2', sha: next }, 'cadre-task-2', false);
+    expect(two.path).toBe(one.path);
+    expect(readFileSync(join(two.path, 'a.txt'), 'utf8')).toBe('a2\n');
+    expect(readFileSync(join(two.path, 'b.txt'), 'utf8')).toBe('b\n');
+    // Left mid-rebase (state in its admin dir): removed, the next job gets a new worktree.
+    writeFileSync(join(readFileSync(join(two.path, '.git'), 'utf8').slice(8).trim(), 'REBASE_HEAD'), sha);
+    await repo.release(two);
+    expect(existsSync(two.path)).toBe(false);
+    const three = await repo.checkout('j3', base, 'cadre-task-3', false);
+    expect(three.path).not.toBe(two.path);
+    // Its `.git` link pointed elsewhere: not trusted, removed.
+    writeFileSync(join(three.path, '.git'), `gitdir: ${join(cache, 'elsewhere')}\n`);
+    await repo.release(three);
+    expect(existsSync(three.path)).toBe(false);
+    await repo.close();
+    expect(git(repo.store, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+
+  it('a worktree a killed run left holding the job’s branch is replaced; a base that cannot be fetched fails with git’s reason', async () => {
+    const { repository, cache, base } = shared();
+    // What a worker killed mid-job leaves: a worktree on the task's branch, with files in it.
+    const killed = await new WorkerRepo(cache, repository).checkout('j1', base, 'cadre-task-1', false);
+    writeFileSync(join(killed.path, 'stale.txt'), 'left behind\n');
+    const repo = new WorkerRepo(cache, repository);
+    const checkout = await repo.checkout('j1', base, 'cadre-task-1', true);
+    expect(existsSync(killed.path)).toBe(false);
     expect(existsSync(join(checkout.path, 'stale.txt'))).toBe(false);
     expect(readFileSync(join(checkout.path, 'a.txt'), 'utf8')).toBe('a\n');
     await expect(

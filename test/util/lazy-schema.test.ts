@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { lazySchema } from '../../src/acp/lazy-schema.js';
+import { lazySchema } from '../../src/util/lazy-schema.js';
 
 /** A schema built through `lazySchema`, counting its builds. */
 function counted<T extends object>(build: () => T) {

@@ -1,8 +1,9 @@
 /**
- * A zod schema built the first time anything touches it. The ACP SDK builds its ~470 message schemas when
- * it loads, although a server validates only the few requests it receives; the build (scripts/build.mjs)
- * wraps each of them in this, so `cadre acp` answers `initialize` without paying for the rest (issue 17).
- * The proxy forwards every operation to the built schema, so the SDK and zod use it as the schema itself.
+ * A zod schema built the first time anything touches it (issue 17: zod schemas are large objects, and a
+ * start builds many that the run never uses). The tools' input schemas are built with the first call (the
+ * model gets their JSON schemas made at build time, src/tool/built-input-schemas.ts); the ACP SDK's ~470
+ * message schemas, which the build wraps in this (scripts/build.mjs), with the first message of each type.
+ * The proxy forwards every operation to the built schema, so zod and its callers use it as the schema itself.
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let schema: T | undefined;

@@ -5,7 +5,7 @@ import { inputJsonSchemaOf } from '../src/agent/tool-specs.js';
 import { createSkillTool } from '../src/skill/tool.js';
 import { FleetInputSchema } from '../src/subagent/fleet-plan.js';
 import { jsonSchemaOf } from '../src/subagent/fleet-tool.js';
-import { TaskInputSchema } from '../src/subagent/task-tool.js';
+import { createTaskStatusTool, TaskInputSchema } from '../src/subagent/task-tool.js';
 import { createPlanEnterTool } from '../src/tool/plan-enter.js';
 import { createPlanExitTool } from '../src/tool/plan-exit.js';
 import { createQuestionTool } from '../src/tool/question.js';
@@ -21,6 +21,7 @@ export function toolInputSchemas(): Record<string, Record<string, unknown>> {
     createPlanExitTool(unused, unused),
     createQuestionTool(unused),
     createSkillTool(() => []),
+    createTaskStatusTool(unused),
   ];
   return {
     ...Object.fromEntries(tools.map((tool) => [tool.name, inputJsonSchemaOf(tool.schema)])),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
 import { EFFORTS, TIERS } from './types.js';
 
 /** The highest `subagent_max_turns` / `max-steps`. */
@@ -144,19 +145,21 @@ export const SUBAGENT_BLOCK_KEYS = {
 
 const shape = ProfileFieldsSchema.shape;
 
-/** A profile in config form (`"agents": {"<name>": …}`): the same keys, `prompt` for the body. */
-export const ProfileConfigSchema = ProfileFieldsSchema.omit({ name: true }).extend({
-  prompt: z.string().optional().describe('the system prompt (the body of a profile file)'),
-  subagent: z
-    .object(
-      Object.fromEntries(Object.entries(SUBAGENT_BLOCK_KEYS).map(([key, flat]) => [key, shape[flat]])) as {
-        [K in keyof typeof SUBAGENT_BLOCK_KEYS]: (typeof shape)[(typeof SUBAGENT_BLOCK_KEYS)[K]];
-      },
-    )
-    .strict()
-    .optional()
-    .describe('subagent settings: the `subagent_*` keys without their prefix'),
-});
+/** A profile in config form (`"agents": {"<name>": …}`): the same keys, `prompt` for the body (built for the editors' JSON Schema only). */
+export const ProfileConfigSchema = lazySchema(() =>
+  ProfileFieldsSchema.omit({ name: true }).extend({
+    prompt: z.string().optional().describe('the system prompt (the body of a profile file)'),
+    subagent: z
+      .object(
+        Object.fromEntries(Object.entries(SUBAGENT_BLOCK_KEYS).map(([key, flat]) => [key, shape[flat]])) as {
+          [K in keyof typeof SUBAGENT_BLOCK_KEYS]: (typeof shape)[(typeof SUBAGENT_BLOCK_KEYS)[K]];
+        },
+      )
+      .strict()
+      .optional()
+      .describe('subagent settings: the `subagent_*` keys without their prefix'),
+  }),
+);
 
 /** The JSON Schema shipped as `schema/profile.schema.json` for editors of profile frontmatter. */
 export function profileJsonSchema(): Record<string, unknown> {

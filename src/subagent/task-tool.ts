@@ -65,10 +65,12 @@ export function createTaskTool(dispatcher: TaskDispatcher, usable: readonly Prof
   };
 }
 
-export const TaskStatusInputSchema = z.object({
-  task_id: z.string().min(1).describe('The id returned by a background task (a unique prefix works).'),
-  wait: z.boolean().optional().describe('Wait until the task finishes.'),
-});
+export const TaskStatusInputSchema = lazySchema(() =>
+  z.object({
+    task_id: z.string().min(1).describe('The id returned by a background task (a unique prefix works).'),
+    wait: z.boolean().optional().describe('Wait until the task finishes.'),
+  }),
+);
 export type TaskStatusInput = z.infer<typeof TaskStatusInputSchema>;
 
 export function createTaskStatusTool(manager: {
@@ -79,6 +81,7 @@ export function createTaskStatusTool(manager: {
     description:
       'The state of a subagent task; with wait: true, waits for it to finish and returns its result.',
     schema: TaskStatusInputSchema,
+    inputJsonSchema: BUILT_INPUT_SCHEMAS.task_status,
     safety: 'read',
     subject: () => ({ kind: 'none' }),
     execute: (input, ctx) => manager.status(input.task_id, input.wait === true, ctx.signal),

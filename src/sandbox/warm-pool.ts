@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { ServerLauncher, type ServerStarter } from './server-process.js';
 import { type CallEnding, WarmServer } from './warm-server.js';
 
 /** Spare servers kept per session: the project's and a writer's or two; more are stopped, oldest first. */
@@ -108,6 +109,8 @@ export interface WarmPoolOptions {
   idleMs?: number;
   /** A server died before it was ready (bwrap refused): the call runs per call instead. */
   onStartFailure?: (error: string) => void;
+  /** How servers are started; by default through a launcher process of the pool's own. */
+  start?: ServerStarter;
 }
 
 interface Idle {
@@ -138,12 +141,16 @@ export class WarmPool {
   private readonly maxIdle: number;
   private readonly idleMs: number;
   private readonly onStartFailure: (error: string) => void;
+  private readonly launcher: ServerLauncher | undefined;
+  private readonly startServer: ServerStarter;
 
   constructor(options: WarmPoolOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxIdle = options.maxIdle ?? MAX_IDLE;
     this.idleMs = options.idleMs ?? IDLE_MS;
     this.onStartFailure = options.onStartFailure ?? (() => {});
+    this.launcher = options.start ? undefined : new ServerLauncher();
+    this.startServer = options.start ?? (this.launcher as ServerLauncher).start;
   }
 
   /** Runs `command` in `cwd` on a server for `spec`; `fallback` spawns it per call if no server starts. */
@@ -172,16 +179,14 @@ export class WarmPool {
             Object.assign(new Error(`spawn bash ENOENT (no directory ${cwd})`), { code: 'ENOENT' }),
           );
         // One call per server: what this call left in its sandbox (a process that took its server over by
-        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. A spare is
-        // started unless the one started for this call still waits (a parallel call may have taken it).
+        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. The next call's
+        // server starts now (through the launcher: cadre's thread does not wait for the fork) while the
+        // model reads this call's result; started during the call, its setup would compete with the command.
         server.kill();
         setImmediate(() => this.prewarm(spec));
         call.finish(ending);
       },
     });
-    // The next call's server starts while this call runs, when the main thread only waits for the command:
-    // started once the call is over, its spawn (which blocks the thread) would hold up the next turn.
-    server.whenReady(() => this.prewarm(spec));
     return call;
   }
 
@@ -190,6 +195,7 @@ export class WarmPool {
     if (this.closed) return;
     const key = this.currentKey(spec);
     if (this.idle.some((entry) => entry.key === key)) return;
+    this.launcher?.boot();
     this.release(key, spec.policy, this.start(spec));
   }
 
@@ -199,6 +205,7 @@ export class WarmPool {
     clearTimeout(this.sweepTimer);
     this.idle = [];
     for (const server of [...this.live]) server.kill();
+    this.launcher?.close();
   }
 
   /** How many servers are alive (tests and the bench). */
@@ -207,10 +214,16 @@ export class WarmPool {
   }
 
   private start(spec: ServerSpec): WarmServer {
-    const server = new WarmServer(spec.bwrapArgs, spec.root, spec.env, (dead) => {
-      this.live.delete(dead);
-      this.idle = this.idle.filter((entry) => entry.server !== dead);
-    });
+    const server = new WarmServer(
+      spec.bwrapArgs,
+      spec.root,
+      spec.env,
+      (dead) => {
+        this.live.delete(dead);
+        this.idle = this.idle.filter((entry) => entry.server !== dead);
+      },
+      this.startServer,
+    );
     this.live.add(server);
     return server;
   }

@@ -1,8 +1,6 @@
 /// <reference path="../profile/text.d.ts" />
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
-import { forgetGroup, killGroup, trackGroup } from './process-groups.js';
+import { type ServerProcess, type ServerStarter, spawnServer } from './server-process.js';
 import SERVER_SCRIPT from './warm-server.bash.txt';
 
 /**
@@ -125,14 +123,13 @@ export class WarmServer {
   state: ServerState = 'starting';
   /** Set when the server died before it was ready: bwrap refused (the caller falls back to a per-call spawn). */
   startError?: string;
-  private readonly child: ChildProcess;
+  private readonly process: ServerProcess;
   private call: ActiveCall | undefined;
   private readonly out: TokenSplitter;
   private readonly err: TokenSplitter;
   private greeting = '';
   /** Stderr before the server said it is ready: bwrap's complaint, or the first call's early output. */
   private early: Buffer[] = [];
-  private readyWaiters: (() => void)[] = [];
   private readonly onDeath: (server: WarmServer) => void;
 
   /** `bwrapArgs` are the sandbox's mounts and namespaces; the server adds the command. */
@@ -141,12 +138,12 @@ export class WarmServer {
     cwd: string,
     env: NodeJS.ProcessEnv,
     onDeath: (server: WarmServer) => void,
+    start: ServerStarter = spawnServer,
   ) {
     this.onDeath = onDeath;
     this.out = new TokenSplitter((chunk) => this.call?.sink.stdout(chunk));
     this.err = new TokenSplitter((chunk) => this.call?.sink.stderr(chunk));
-    this.child = spawn(
-      'bwrap',
+    this.process = start(
       [
         ...bwrapArgs,
         '--die-with-parent',
@@ -159,22 +156,17 @@ export class WarmServer {
         '-c',
         SERVER_SCRIPT,
       ],
-      // Its own process group, so a terminal's Ctrl-C reaches cadre and not the sandbox.
-      { cwd, env: serverEnv(env), detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
+      cwd,
+      serverEnv(env),
+      {
+        stdout: (chunk) => this.onStdout(chunk),
+        stderr: (chunk) => this.onStderr(chunk),
+        error: (message) => this.die(message),
+        closed: (code, signal) => this.die(`bwrap exited (${signal ?? `exit ${code}`})`),
+      },
     );
-    trackGroup(this.child.pid);
-    this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
-    this.child.stdin?.on('error', () => {
-      // A dead server's stdin: the exit handler reports it.
-    });
-    this.child.once('error', (error) => this.die(error.message));
-    // `close`, not `exit`: bwrap's complaint on stderr may arrive after its exit.
-    this.child.once('close', (code, signal) => {
-      forgetGroup(this.child.pid);
-      this.die(`bwrap exited (${signal ?? `exit ${code}`})`);
-    });
-    this.hold(false);
+    // While idle a server keeps no event loop alive: cadre exits when its work is done.
+    this.process.hold(false);
   }
 
   /** Hands the server one call; it must be idle or starting (a call waits in the pipe until it is ready). */
@@ -182,33 +174,19 @@ export class WarmServer {
     const token = Buffer.from(`\x1ecadre-end-${randomBytes(16).toString('hex')}\x1e`);
     this.call = { sink, stdoutDone: false, stderrDone: false };
     if (this.state === 'idle') this.state = 'busy';
-    this.hold(true);
+    this.process.hold(true);
     this.out.expect(token);
     this.err.expect(token);
     const body = Buffer.from(command);
-    this.child.stdin?.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${body.length}\0`), body]));
-  }
-
-  /** Runs `then` once the server is ready (at once if it is); never if it dies first. */
-  whenReady(then: () => void): void {
-    if (this.state === 'starting') this.readyWaiters.push(then);
-    else if (this.state !== 'dead') then();
+    this.process.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${body.length}\0`), body]));
   }
 
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */
   kill(): void {
     // The whole group: bwrap killed alone while still setting up leaves its child waiting for it forever,
     // outside any `--die-with-parent`.
-    if (this.child.pid !== undefined && this.state !== 'dead') killGroup(this.child.pid);
-    this.die('killed');
-  }
-
-  /** While idle a server keeps no event loop alive: cadre exits when its work is done. */
-  private hold(busy: boolean): void {
-    const method = busy ? 'ref' : 'unref';
-    this.child[method]();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
-      (stream as unknown as Socket | null)?.[method]?.();
+    if (this.state !== 'dead') this.process.kill();
+    this.die('killed', true);
   }
 
   private onStdout(chunk: Buffer): void {
@@ -220,11 +198,6 @@ export class WarmServer {
       this.greeting = '';
       this.state = this.call ? 'busy' : 'idle';
       for (const early of this.early.splice(0)) this.onStderr(early);
-      // After this chunk is delivered: a waiter may spawn, which blocks the thread.
-      const waiters = this.readyWaiters.splice(0);
-      queueMicrotask(() => {
-        for (const then of waiters) then();
-      });
       if (rest.length === 0) return;
       chunk = rest;
     }
@@ -258,17 +231,17 @@ export class WarmServer {
     if (!call?.stdoutDone || !call.stderrDone || !call.status?.endsWith('\n')) return;
     this.call = undefined;
     this.state = 'idle';
-    this.hold(false);
+    this.process.hold(false);
     const status = call.status.trim();
     call.sink.end(status === 'cwd' ? { kind: 'no-cwd' } : { kind: 'exit', code: Number(status) });
   }
 
-  private die(reason: string): void {
+  /** `stopped`: cadre killed it (a call stopped while its server was starting is over, not unstarted). */
+  private die(reason: string, stopped = false): void {
     if (this.state === 'dead') return;
-    const starting = this.state === 'starting';
+    const starting = this.state === 'starting' && !stopped;
     this.state = 'dead';
-    this.hold(false);
-    this.readyWaiters = [];
+    this.process.hold(false);
     const call = this.call;
     this.call = undefined;
     if (starting) {

@@ -251,20 +251,26 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
     }
   });
 
-  it('starts the next call’s server while a call runs, not after it', async () => {
-    const pool = new WarmPool();
+  it('ends a call stopped while its server is still starting, without running it per call', async () => {
+    let killed = false;
+    // A server that never says it is ready: the stop, not the start, is the subject.
+    const pool = new WarmPool({
+      start: () => ({
+        write: () => {},
+        kill: () => {
+          killed = true;
+        },
+        hold: () => {},
+      }),
+    });
     try {
-      const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc'];
-      const spec = { bwrapArgs: base, env: { PATH: process.env.PATH }, root: '/', policy: 'p' };
-      const call = pool.run(spec, 'sleep 30', '/', () => {
-        throw new Error('the server did not start');
+      const call = pool.run({ bwrapArgs: [], env: {}, root: '/', policy: 'p' }, 'x', '/', () => {
+        throw new Error('ran per call');
       });
-      // The running call's server, and the spare beside it.
-      await vi.waitFor(() => expect(pool.size).toBe(2));
-      const exited = new Promise((resolve) => call.once('exit', resolve));
+      const exited = new Promise((resolve) => call.once('exit', (code, signal) => resolve({ code, signal })));
       call.stop();
-      await exited;
-      expect(pool.size).toBe(1);
+      expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(killed).toBe(true);
     } finally {
       pool.close();
     }

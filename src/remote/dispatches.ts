@@ -2,10 +2,13 @@
 const QUIET_WAIT_MS = 2000;
 
 /**
- * Tasks ending this close together come home together: a fleet's items end within moments of each
- * other, and each one's slot goes to the next item before any of their work is brought home.
+ * Tasks ending this close together come home together, once none has ended for this long: a fleet's
+ * items end within moments of each other, and each one's slot goes to the next item before any of their
+ * work is brought home.
  */
-export const HOME_WINDOW_MS = 200;
+export const HOME_WINDOW_MS = 150;
+/** A steady stream of endings holds the first one's work back at most this long. */
+const HOME_BATCH_MAX_MS = 1000;
 
 /**
  * The tasks admitted but not yet on the queue, and the finished tasks waiting to come home. Bringing
@@ -16,7 +19,7 @@ export const HOME_WINDOW_MS = 200;
 export class Dispatches {
   private pending = 0;
   private waiters: (() => void)[] = [];
-  private window?: Promise<void>;
+  private batch?: { opened: number; timer?: NodeJS.Timeout; done: Promise<void>; close: () => void };
 
   constructor(private readonly windowMs = HOME_WINDOW_MS) {}
 
@@ -33,14 +36,29 @@ export class Dispatches {
   }
 
   /**
-   * Resolves when a finished task may come home: the window its ending opened (or joined) has passed
-   * and no admitted task is waiting to be enqueued (or QUIET_WAIT_MS passed since).
+   * Resolves when a finished task may come home: no task has ended for the window (or the batch its
+   * ending joined is HOME_BATCH_MAX_MS old), and no admitted task is waiting to be enqueued (or
+   * QUIET_WAIT_MS passed since).
    */
   async quiet(): Promise<void> {
-    this.window ??= new Promise<void>((resolve) => setTimeout(resolve, this.windowMs)).then(() => {
-      this.window = undefined;
-    });
-    await this.window;
+    if (!this.batch) {
+      let close!: () => void;
+      const done = new Promise<void>((resolve) => {
+        close = resolve;
+      });
+      this.batch = { opened: Date.now(), done, close };
+    }
+    const batch = this.batch;
+    clearTimeout(batch.timer);
+    const wait = Math.min(this.windowMs, batch.opened + HOME_BATCH_MAX_MS - Date.now());
+    batch.timer = setTimeout(
+      () => {
+        if (this.batch === batch) this.batch = undefined;
+        batch.close();
+      },
+      Math.max(0, wait),
+    );
+    await batch.done;
     if (this.pending === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, QUIET_WAIT_MS);

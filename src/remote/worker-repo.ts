@@ -142,31 +142,38 @@ export class WorkerRepo {
 
   /**
    * The job's worktree as soon as its folder is known. For a first attempt an idle one is the job's at
-   * once, and `ready` settles once the base is in the store and the worktree switched to it on the
-   * job's branch (or rejects with git's reason); otherwise the checkout is made first. The job may start
-   * before `ready` settles as long as nothing reads or writes its files until then.
+   * once, and `ready` settles once (after `after`) the base is in the store and the worktree switched to
+   * it on the job's branch (or rejects with git's reason); otherwise the checkout is made first. The job
+   * may start before `ready` settles as long as nothing reads or writes its files until then.
    */
   async place(
     jobId: string,
     base: { ref: string; sha: string },
     branch: string | undefined,
     retried: boolean,
+    /**
+     * The git work for a placed job starts once this settles (its start stalls the worker a moment
+     * each: the job's first model call goes out first).
+     */
+    after: Promise<unknown> = Promise.resolve(),
   ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
     const index = this.idleIndex(base.sha);
     if (!retried && index >= 0) {
       const idle = this.idle.splice(index, 1)[0] as Idle;
-      const ready = this.startOf(base, branch, false).then(
-        async (start) => {
-          const switched = await this.switchTo(idle, base, start, branch);
-          if ('error' in switched) throw switched.error;
-          return switched.checkout;
-        },
-        (error: unknown) => {
-          // The base cannot be had: the worktree, untouched, waits for the next job.
-          this.idle.push(idle);
-          throw error;
-        },
-      );
+      const ready = after
+        .then(() => this.startOf(base, branch, false))
+        .then(
+          async (start) => {
+            const switched = await this.switchTo(idle, base, start, branch);
+            if ('error' in switched) throw switched.error;
+            return switched.checkout;
+          },
+          (error: unknown) => {
+            // The base cannot be had: the worktree, untouched, waits for the next job.
+            this.idle.push(idle);
+            throw error;
+          },
+        );
       return { path: idle.path, ready };
     }
     const made = await this.checkout(jobId, base, branch, retried);

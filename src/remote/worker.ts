@@ -5,7 +5,7 @@ import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { EmitEvent } from '../agent/events.js';
 import { type LoopResult, runAgentLoop } from '../agent/loop.js';
-import { sdkModelCaller } from '../agent/model-stream.js';
+import { type ModelCaller, sdkModelCaller } from '../agent/model-stream.js';
 import type { Asker } from '../agent/tool-runner.js';
 import { toolSpecsFor } from '../agent/tool-specs.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -39,6 +39,14 @@ import { liveWorkerNames, REOFFER_DELAY_MS, refusalsKey, refusalVerdict } from '
 import { ReplyChannel } from './reply-channel.js';
 import { CADRE_VERSION } from './version.js';
 import { type JobCheckout, WorkerRepo } from './worker-repo.js';
+
+/** `caller`, calling `called` once a call has gone out (the turn after it starts: its request is written). */
+function noticingCall(caller: ModelCaller, called: () => void): ModelCaller {
+  return async function* (request) {
+    setImmediate(called);
+    yield* caller(request);
+  };
+}
 
 /** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
 const TIDY_DELAY_MS = 250;
@@ -310,9 +318,14 @@ export class CadreWorker {
     };
     /** The job's worktree switched to its branch: the child's first model call does not wait for it. */
     let ready: Promise<unknown> = Promise.resolve();
+    let calling!: () => void;
+    /** The child's first model call has gone out (or the job ended without one). */
+    const called = new Promise<void>((resolve) => {
+      calling = resolve;
+    });
     try {
       if (repo && spec.base) {
-        const placed = await repo.place(spec.id, spec.base, spec.branch, retried);
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, called);
         root = placed.path;
         ready = placed.ready.then((made) => {
           checkout = made;
@@ -331,6 +344,7 @@ export class CadreWorker {
       }
       const hooks = {
         ready,
+        called: calling,
         after: () => {
           acted = true;
           return pushIfMoved();
@@ -339,7 +353,8 @@ export class CadreWorker {
       const loop = await this.runChild(jobId, spec, root, await model, signal, replies, hooks, (error) =>
         controller.abort(error),
       );
-      await ready;
+      // A child that ran no tool changed nothing: its result does not wait for its worktree.
+      if (acted) await ready;
       await pushIfMoved();
       const patch = repo && checkout?.branch && acted ? await repo.uncommitted(checkout) : undefined;
       return {
@@ -348,7 +363,7 @@ export class CadreWorker {
         text: loop.text,
         error: timeout.aborted ? `timed out after ${spec.timeoutSecs} s` : loop.error,
         turns: loop.turns,
-        head: checkout?.branch ? (pushed ?? checkout.start) : undefined,
+        head: spec.branch && spec.base ? (pushed ?? checkout?.start ?? spec.base.sha) : undefined,
         patch,
       };
     } catch (error) {
@@ -362,6 +377,7 @@ export class CadreWorker {
         head: pushed,
       };
     } finally {
+      calling();
       replies.stop();
     }
   }
@@ -374,8 +390,11 @@ export class CadreWorker {
     model: { route: ModelRoute; language: LanguageModel },
     signal: AbortSignal,
     replies: ReplyChannel,
-    /** Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home. */
-    hooks: { ready: Promise<unknown>; after: () => Promise<void> },
+    /**
+     * Every tool call waits for `ready` (the worktree in place); `after` each one, new commits go home;
+     * `called` when the child's first model call has gone out.
+     */
+    hooks: { ready: Promise<unknown>; called: () => void; after: () => Promise<void> },
     onDeadlock: (error: ClaimDeadlockError) => void,
   ): Promise<LoopResult> {
     const { options } = this;
@@ -422,7 +441,7 @@ export class CadreWorker {
     try {
       return await runAgentLoop({
         agent: spec.taskId,
-        callModel: sdkModelCaller(language, route, spec.model.params),
+        callModel: noticingCall(sdkModelCaller(language, route, spec.model.params), hooks.called),
         system: spec.system,
         messages: [{ role: 'user', content: spec.prompt }],
         toolSpecs: toolSpecsFor(tools.filter((t) => visible.has(t.name))),

@@ -121,8 +121,15 @@ describe('WorkerRepo', () => {
     const first = await repo.place('j1', base, 'cadre-task-1', false);
     expect((await first.ready).path).toBe(first.path);
     await repo.release(await first.ready);
-    const second = await repo.place('j2', base, 'cadre-task-2', false);
+    // The git work waits for `after` (the job's first model call).
+    let answered!: () => void;
+    const after = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const second = await repo.place('j2', base, 'cadre-task-2', false, after);
     expect(second.path).toBe(first.path);
+    expect(gitRunCode(second.path, 'symbolic-ref', '-q', 'HEAD')).not.toBe(0);
+    answered();
     const made = await second.ready;
     expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-2');
     expect(made).toMatchObject({ base: sha, start: sha, branch: 'cadre-task-2' });

@@ -4,9 +4,8 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import type { McpManager, McpServerStatus } from '../mcp/manager.js';
 import type { SafetyFloor } from '../permission/decide.js';
 import { callFromSpec } from '../permission/explain.js';
-import { type CadrePermissionGate, loadBashAnalysis } from '../permission/gate.js';
-import { warmShellParser } from '../permission/shell-parser.js';
-import type { PermissionDecision, PermissionGate } from '../permission/types.js';
+import type { CadrePermissionGate } from '../permission/gate.js';
+import type { PermissionCall, PermissionDecision, PermissionGate } from '../permission/types.js';
 import {
   type ActivationState,
   activateProfile,
@@ -138,6 +137,13 @@ export interface RuntimeOptions {
 }
 
 const DEFAULT_MAX_TURNS = 100;
+/** Decided once while the first model call is out (its answer is not used). */
+const WARM_BASH_CALL: PermissionCall = {
+  tool: 'bash',
+  subject: { kind: 'bash', command: 'cd src && ls -la | wc -l > out.txt' },
+  safety: 'write',
+  agent: 'main',
+};
 /** A model call unanswered this long leaves the process idle: long enough for the request to be written. */
 const PARSER_WARM_DELAY_MS = 100;
 /** How long the first turn waits for MCP servers still connecting; the rest join at a later turn. */
@@ -787,8 +793,9 @@ export class AgentRuntime {
       () => {
         this.parserWarmed = true;
         if (bash) {
-          loadBashAnalysis().catch(() => undefined);
-          void warmShellParser();
+          // A whole decision on a command of the usual shape: the analyser's modules, the parser's WASM and
+          // the code of the gate's first bash decision are loaded and compiled now, not on the first call.
+          this.gate.decide(WARM_BASH_CALL).catch(() => undefined);
           // The first bash call then finds its warm sandbox server started.
           prewarmShell(this.sandbox);
         }

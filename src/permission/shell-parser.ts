@@ -19,15 +19,6 @@ export function loadShellParser(): Promise<WithShellTree> {
   return loading;
 }
 
-/**
- * Loads the parser and parses once, so the first real bash analysis finds the WASM code compiled instead
- * of stalling its turn (issue 17). Failures are left to that analysis to report.
- */
-export async function warmShellParser(): Promise<void> {
-  const withTree = await loadShellParser().catch(() => undefined);
-  withTree?.('cd src && ls -la | wc -l > out.txt', (root) => root.childCount);
-}
-
 async function load(): Promise<WithShellTree> {
   const require = createRequire(import.meta.url);
   const wasmDir = join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');

@@ -78,12 +78,15 @@ describe.runIf(bwrapTestsRun)('the bash tool runs in the OS sandbox', () => {
     await vi.waitFor(() => expect(pgrep(project.dir)).toEqual([]));
   });
 
-  it('SIGKILL of cadre during a call ends the sandbox and the command in it', async () => {
-    const marker = `${process.pid}${Date.now() % 100000}`;
+  /**
+   * A session whose second bash call runs `sleep <sleep>` until it is killed, the first answer taking
+   * `firstAnswerMs`: cadre is live in that call when this returns.
+   */
+  async function sessionInALongCall(sleep: string, firstAnswerMs = 0) {
     const server = await scriptedServer(
       script()
-        .turn((t) => t.tool('bash', { command: 'echo warm' }))
-        .turn((t) => t.tool('bash', { command: `touch started; sleep 7${marker}` }))
+        .turn((t) => t.delay(firstAnswerMs).tool('bash', { command: 'echo warm' }))
+        .turn((t) => t.tool('bash', { command: `touch started; sleep ${sleep}` }))
         .text('never'),
     );
     const project = servedProject(server);
@@ -91,12 +94,40 @@ describe.runIf(bwrapTestsRun)('the bash tool runs in the OS sandbox', () => {
     writeFileSync(operator, JSON.stringify({ allow: ['bash'] }));
     const live = startCadre(project, ['-p', 'work', '--yes', '--permissions', operator]);
     await vi.waitFor(() => expect(existsSync(project.path('started'))).toBe(true), { timeout: 30_000 });
+    return { project, live };
+  }
+
+  it('SIGKILL of cadre during a call ends the sandbox and the command in it', async () => {
+    const marker = `${process.pid}${Date.now() % 100000}`;
+    const { project, live } = await sessionInALongCall(`7${marker}`);
     expect(pgrep(`sleep 7${marker}`)).toHaveLength(1);
     // The server's bwrap names the project in its mounts.
     expect(pgrep(project.dir).some((line) => line.includes('bwrap'))).toBe(true);
     live.child.kill('SIGKILL');
     await live.exited;
     await vi.waitFor(() => expect([...pgrep(project.dir), ...pgrep(`sleep 7${marker}`)]).toEqual([]));
+  });
+
+  it('SIGKILL of cadre during a call on a server from its launcher ends the launcher, the sandbox and the command', async () => {
+    const marker = `${process.pid}${Date.now() % 100000}`;
+    // The first answer's wait starts the launcher (and a first server directly, as it starts).
+    const { project, live } = await sessionInALongCall(`8${marker}`, 3000);
+    const parentOf = (pid: string) =>
+      execFileSync('ps', ['-o', 'ppid=', '-p', pid], { encoding: 'utf8' }).trim();
+    const launchers = pgrep('sandbox launcher')
+      .map((line) => line.split(' ')[0])
+      .filter((pid) => parentOf(pid) === String(live.child.pid));
+    expect(launchers).toHaveLength(1);
+    // The second call's server: a bwrap the launcher started, not cadre.
+    const servers = pgrep(project.dir).filter((line) => line.includes('bwrap'));
+    expect(servers.map((line) => parentOf(line.split(' ')[0]))).toContain(launchers[0]);
+    live.child.kill('SIGKILL');
+    await live.exited;
+    await vi.waitFor(() => {
+      expect([...pgrep(project.dir), ...pgrep(`sleep 8${marker}`)]).toEqual([]);
+      // Gone, or a zombie its new parent has yet to reap.
+      expect(pgrep('sandbox launcher').filter((line) => line.startsWith(`${launchers[0]} `))).toEqual([]);
+    });
   });
 
   it('a start spawns no bwrap probe once one succeeded for this bwrap; the warm server still runs the calls', async () => {

@@ -47,6 +47,18 @@ describe.runIf(bwrapTestsRun)('the sandbox launcher', () => {
     await vi.waitFor(() => expect(launcher.ready).toBe(true), { timeout: 10_000 });
     return launcher;
   }
+  /** Starts `echo up; exec sleep <seconds>` through `launcher` and waits for the `up`. */
+  async function startSleeper(launcher: ServerLauncher, seconds: number, marker: string) {
+    const recorded = recorder();
+    launcher.start(
+      [...base, '--', 'bash', '--norc', '-c', `echo up; exec sleep ${seconds} # ${marker}`],
+      '/',
+      { PATH: process.env.PATH },
+      recorded.io,
+    );
+    await vi.waitFor(() => expect(recorded.seen.stdout).toBe('up\n'));
+    return recorded;
+  }
   afterEach(() => {
     for (const launcher of launchers.splice(0)) launcher.close();
   });
@@ -121,14 +133,7 @@ describe.runIf(bwrapTestsRun)('the sandbox launcher', () => {
   it('when it ends, however it ends, its servers end too and are reported over', async () => {
     const launcher = await readyLauncher();
     const marker = `orphan-${process.pid}-${Date.now()}`;
-    const { seen, io, over } = recorder();
-    launcher.start(
-      [...base, '--', 'bash', '--norc', '-c', `echo up; exec sleep 32 # ${marker}`],
-      '/',
-      { PATH: process.env.PATH },
-      io,
-    );
-    await vi.waitFor(() => expect(seen.stdout).toBe('up\n'));
+    const { seen, over } = await startSleeper(launcher, 32, marker);
     const [launcherPid] = hostProcessesWith('sandbox launcher').filter(
       (pid) => parentOf(pid) === process.pid,
     );
@@ -146,14 +151,7 @@ describe.runIf(bwrapTestsRun)('the sandbox launcher', () => {
   it('ends its servers when cadre closes it', async () => {
     const launcher = await readyLauncher();
     const marker = `closed-${process.pid}-${Date.now()}`;
-    const { seen, io } = recorder();
-    launcher.start(
-      [...base, '--', 'bash', '--norc', '-c', `echo up; exec sleep 33 # ${marker}`],
-      '/',
-      { PATH: process.env.PATH },
-      io,
-    );
-    await vi.waitFor(() => expect(seen.stdout).toBe('up\n'));
+    const { seen } = await startSleeper(launcher, 33, marker);
     launcher.close();
     await vi.waitFor(() => expect(hostProcessesWith(marker)).toEqual([]));
     expect(seen.errors).toEqual(['the session ended']);

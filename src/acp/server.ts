@@ -201,9 +201,9 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       return { modes: sessionModes(controller), configOptions: configOptions(controller) };
     })
     .onRequest(methods.agent.session.prompt, ({ params, requestId }) => {
+      const cancelled = arrival.cancelledBeforeStart(requestId);
       const session = find(params.sessionId);
-      if (arrival.cancelledBeforeStart(requestId)) return { stopReason: 'cancelled' as const };
-      return session.prompt(params.prompt);
+      return cancelled ? { stopReason: 'cancelled' as const } : session.prompt(params.prompt);
     })
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       find(params.sessionId).setProfile(params.modeId);

@@ -76,7 +76,8 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
     const outcome = await controller.submit(task).outcome;
     // A route that cannot be built (a broken script, a missing base_url) is bad configuration.
     if (outcome.failure instanceof ConfigError) {
-      process.stderr.write(`cadre: ${outcome.failure.message}\n`);
+      // Text and json printed it already as the turn's error event; stream-json put that on stdout.
+      if (options.outputFormat === 'stream-json') process.stderr.write(`cadre: ${outcome.failure.message}\n`);
       return 2;
     }
     const { runtime } = controller;

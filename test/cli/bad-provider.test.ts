@@ -26,6 +26,10 @@ describe('a scripted provider with a bad script', () => {
       const run = await runCadre(['-p', 'hi'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(message);
+      expect(
+        run.stderr.split('\n').filter((line) => message.test(line)),
+        'said once',
+      ).toHaveLength(1);
       expect(run.stderr).not.toMatch(/\n\s+at /);
     },
   );
@@ -38,6 +42,12 @@ describe('a scripted provider with a bad script', () => {
     const run = await runCadre(['-p', 'hi'], { cwd: p.dir, env: { CADRE_CONFIG_DIR: p.configDir } });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('nope.json: cannot read script');
+    const stream = await runCadre(['-p', 'hi', '--output-format', 'stream-json'], {
+      cwd: p.dir,
+      env: { CADRE_CONFIG_DIR: p.configDir },
+    });
+    expect(stream.code).toBe(2);
+    expect(stream.stderr.match(/nope\.json: cannot read script/g), 'said once on stderr').toHaveLength(1);
   });
 });
 

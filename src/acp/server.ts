@@ -16,6 +16,7 @@ import type { SessionController } from '../controller/session-controller.js';
 import { PermissionRuleError } from '../permission/rules.js';
 import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
+import { ArrivalOrder } from './arrival.js';
 import { configOptions, PROFILE_OPTION, sessionModes } from './modes.js';
 import { replayUpdates } from './replay.js';
 import type { AcpSession } from './session.js';
@@ -94,7 +95,12 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
   const sessions = new Map<string, AcpSession>();
   const find = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
-    if (!session) throw RequestError.sessionNotFound(sessionId);
+    if (!session)
+      throw new RequestError(
+        RESOURCE_NOT_FOUND,
+        `unknown session "${sessionId}": no session with that id is open (session/new or session/load opens one)`,
+        { sessionId },
+      );
     return session;
   };
   const open = async (cwd: string, mcpServers: readonly McpServer[], resume?: string) => {
@@ -129,6 +135,8 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
     setImmediate(() => session.announce());
     return session;
   };
+
+  const arrival = new ArrivalOrder((sessionId) => sessions.get(sessionId)?.cancel());
 
   // Set by `initialize`: the client renders forms, so "deny with message" can ask for the message.
   let canElicit = false;
@@ -192,7 +200,11 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       await attach(controller);
       return { modes: sessionModes(controller), configOptions: configOptions(controller) };
     })
-    .onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt))
+    .onRequest(methods.agent.session.prompt, ({ params, requestId }) => {
+      const cancelled = arrival.cancelledBeforeStart(requestId);
+      const session = find(params.sessionId);
+      return cancelled ? { stopReason: 'cancelled' as const } : session.prompt(params.prompt);
+    })
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       find(params.sessionId).setProfile(params.modeId);
       return {};
@@ -207,15 +219,14 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       session.setProfile(params.value);
       return { configOptions: configOptions(session.controller) };
     })
-    .onNotification(methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.cancel();
-    });
+    // Done by `arrival` as the message is read, so it keeps its place among the prompts.
+    .onNotification(methods.agent.session.cancel, () => {});
 
   const stream = ndJsonStream(
     Writable.toWeb(options.output as Writable),
     Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(stream);
+  const connection = app.connect({ ...stream, readable: arrival.tap(stream.readable) });
   await connection.closed;
   // The client went away: running turns are cancelled, background work follows its retention rules,
   // and every record is complete before the store closes.

@@ -185,6 +185,60 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'a session/cancel sent while idle does nothing: the prompt sent after it runs to end_turn',
+    async () => {
+      const rounds = 5;
+      const server = await scriptedServer(script().text('answered'));
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      // Cancel and prompt written back to back, as an editor may: the cancel is older, so it finds no turn.
+      for (let round = 1; round <= rounds; round++) {
+        void acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+        const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text: `prompt ${round}` }],
+        });
+        expect(response.stopReason).toBe('end_turn');
+      }
+      expect(server.requests).toHaveLength(rounds);
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a session/cancel written right behind its prompt cancels that prompt, never the next one',
+    async () => {
+      const rounds = 3;
+      const server = await scriptedServer(
+        script()
+          .rule({ last_user: 'slow' })
+          .turn((t) => t.delay(3000).text('too late'))
+          .rule()
+          .text('answered'),
+      );
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const ask = (text: string) =>
+        acp.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+        });
+      for (let round = 1; round <= rounds; round++) {
+        const slow = ask('slow');
+        void acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+        expect((await slow).stopReason).toBe('cancelled');
+        expect((await ask('next')).stopReason).toBe('end_turn');
+      }
+      expect(messageText(acp.updates(sessionId))).not.toContain('too late');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
 });
 
 describe('cadre acp asks and plans', () => {
@@ -423,7 +477,7 @@ describe('cadre acp bad input', () => {
   );
 
   it(
-    'session/load of an unknown id is an error naming it',
+    'session/load or session/prompt of an unknown id is an error naming it',
     async () => {
       const server = await scriptedServer(script().text('ok'));
       const project = servedProject(server);
@@ -437,6 +491,14 @@ describe('cadre acp bad input', () => {
         })
         .catch((e: unknown) => e);
       expect((error as RequestError).message).toContain('unknown session "no-such-session"');
+      const prompt = await acp.connection.agent
+        .request(methods.agent.session.prompt, {
+          sessionId: 'no-such-session',
+          prompt: [{ type: 'text', text: 'hi' }],
+        })
+        .catch((e: unknown) => e);
+      expect((prompt as RequestError).message).toContain('unknown session "no-such-session"');
+      expect(server.requests).toHaveLength(0);
       await acp.close();
     },
     TIMEOUT,

@@ -1,4 +1,4 @@
-import { realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -68,6 +68,41 @@ describe('ACP tool calls', () => {
       { type: 'diff', path: file, oldText: 'one\ntwo\nthree\n', newText: 'ONE\n' },
     ]);
     expect(snapshotFiles('read', { path: 'a.txt' }, p.root).size).toBe(0);
+  });
+
+  it('an apply_patch shows its patch before it runs and each file it touched, created or deleted, after', () => {
+    const p = project();
+    writeFileSync(join(p.root, 'gone.txt'), 'bye\n');
+    const patch = [
+      '--- a/a.txt',
+      '+++ b/a.txt',
+      '@@ -1,3 +1,3 @@',
+      ' one',
+      '-two',
+      '+2',
+      ' three',
+      '--- /dev/null',
+      '+++ b/new.txt',
+      '@@ -0,0 +1 @@',
+      '+fresh',
+      '--- a/gone.txt',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-bye',
+      '',
+    ].join('\n');
+    expect(proposedContent('apply_patch', { patch }, p.root)).toEqual([
+      { type: 'content', content: { type: 'text', text: `\`\`\`diff\n${patch}\n\`\`\`` } },
+    ]);
+    const before = snapshotFiles('apply_patch', { patch }, p.root);
+    writeFileSync(join(p.root, 'a.txt'), 'one\n2\nthree\n');
+    writeFileSync(join(p.root, 'new.txt'), 'fresh\n');
+    rmSync(join(p.root, 'gone.txt'));
+    expect(appliedDiffs('apply_patch', before, p.root)).toEqual([
+      { type: 'diff', path: join(p.root, 'a.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\n2\nthree\n' },
+      { type: 'diff', path: join(p.root, 'new.txt'), oldText: null, newText: 'fresh\n' },
+      { type: 'diff', path: join(p.root, 'gone.txt'), oldText: 'bye\n', newText: '' },
+    ]);
   });
 
   it('never copies a file outside the project into a diff', () => {

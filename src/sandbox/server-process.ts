@@ -187,7 +187,10 @@ export class ServerLauncher {
     const id = this.nextId++;
     const server = new LaunchedServer(io, (busy) => this.hold(busy ? 1 : -1));
     this.servers.set(id, server);
-    launcher.send({ id, file: 'bwrap', args, cwd, env });
+    // With a callback a failed send is reported to it, not as an `error` event of the launcher.
+    launcher.send({ id, file: 'bwrap', args, cwd, env }, (error) => {
+      if (error) this.lost();
+    });
     return server;
   };
 
@@ -214,7 +217,10 @@ export class ServerLauncher {
         env: { PATH: process.env.PATH },
       });
       child.on('message', (message: LauncherMessage, handle?: Socket) => this.onMessage(message, handle));
-      child.once('error', () => this.lost());
+      child.on('error', () => this.lost());
+      child.stdin?.on('error', () => {
+        // It died: its exit reports it.
+      });
       child.once('exit', () => this.lost());
       this.child = child;
       this.hold(0);
@@ -250,9 +256,13 @@ export class ServerLauncher {
     }
   }
 
-  /** The launcher is gone: so are its servers (bwrap dies with its parent); they end as killed. */
+  /**
+   * The launcher is gone, or cannot be told anything: so are its servers (bwrap dies with its parent, and
+   * a launcher still alive ends them when its stdin closes); they end as killed.
+   */
   private lost(): void {
     this.broken = true;
+    this.child?.stdin?.destroy();
     this.child = undefined;
     this.fail('the sandbox launcher exited');
   }

@@ -36,6 +36,9 @@ interface TrackedCall {
   input: unknown;
   /** The touched files before the call ran, for the diff of its update. */
   before: Map<string, string | null>;
+  /** The ask it waited on, and whether that ask was denied (the call then never runs). */
+  askId?: string;
+  denied?: boolean;
 }
 
 /** Tool output beyond this is cut in the editor's view (the model got all of it). */
@@ -168,6 +171,8 @@ export class AcpSession {
         break;
       case 'ask_closed':
         this.asking.get(event.askId)?.abort();
+        if (event.answer.kind === 'deny' || event.answer.kind === 'deny_feedback')
+          for (const call of this.calls.values()) if (call.askId === event.askId) call.denied = true;
         break;
       case 'command_output':
         this.send({
@@ -254,7 +259,8 @@ export class AcpSession {
 
   private toolStarted(event: Extract<ControllerEvent, { type: 'tool_call_start' }>): void {
     const { call, fresh } = this.track(event.agent, event.callId, event.tool, event.input, 'in_progress');
-    if (!fresh)
+    // A denied call is reported (failed) but never ran: it does not pass through in_progress.
+    if (!fresh && !call.denied)
       this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'in_progress' });
   }
 
@@ -380,6 +386,7 @@ export class AcpSession {
       const tracked = permission.callId
         ? this.track(ask.agent, permission.callId, permission.tool, permission.input, 'pending').call
         : undefined;
+      if (tracked) tracked.askId = ask.id;
       const root = this.controller.runtime.projectRoot;
       return {
         toolCallId: tracked?.toolCallId ?? `ask:${ask.id}`,

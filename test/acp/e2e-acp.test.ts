@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
@@ -242,6 +242,54 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
 });
 
 describe('cadre acp asks and plans', () => {
+  it(
+    'a call whose ask is denied, by the user or by session/cancel, goes from pending to failed without running',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .rule({ last_user: 'deny me' })
+          .turn((t) => t.tool('bash', { command: 'echo denied > denied.txt' }))
+          .text('was denied')
+          .rule()
+          .turn((t) => t.tool('bash', { command: 'echo held > held.txt' }))
+          .text('unused'),
+      );
+      const project = servedProject(server);
+      const acp = spawnAcp(project);
+      let asked = 0;
+      acp.answer = () => {
+        asked++;
+        if (asked === 1) return { outcome: { outcome: 'selected', optionId: 'deny' } };
+        return new Promise(() => {});
+      };
+      const sessionId = await acp.open();
+      const ask = (text: string) =>
+        acp.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+        });
+      expect((await ask('deny me')).stopReason).toBe('end_turn');
+      const held = ask('hold me');
+      await expect.poll(() => asked, { timeout: 10_000, interval: 20 }).toBe(2);
+      await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+      expect((await held).stopReason).toBe('cancelled');
+      const statuses = new Map<string, string[]>();
+      for (const update of acp.updates(sessionId)) {
+        if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') continue;
+        if (update.status)
+          statuses.set(update.toolCallId, [...(statuses.get(update.toolCallId) ?? []), update.status]);
+      }
+      expect([...statuses.values()]).toEqual([
+        ['pending', 'failed'],
+        ['pending', 'failed'],
+      ]);
+      expect(existsSync(join(project.dir, 'denied.txt'))).toBe(false);
+      expect(existsSync(join(project.dir, 'held.txt'))).toBe(false);
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
   it(
     'a subagent’s ask arrives as a permission request with the chain in its title; the todo list is a plan update',
     async () => {

@@ -54,8 +54,13 @@ describe('bad flags', () => {
   it.each([
     { args: ['-p', 'hi', '--provider', 'nope'], stderr: /unknown provider alias "nope".*fake/ },
     { args: ['-p', 'hi', '--safety', 'bogus'], stderr: /bogus/ },
-    { args: ['-p', 'hi', '--max-turns', '0'], stderr: /positive integer/ },
-    { args: ['-p', 'hi', '--max-turns', 'many'], stderr: /positive integer/ },
+    {
+      args: ['-p', 'hi', '--max-turns', '0'],
+      stderr: /'--max-turns <n>' argument '0' is invalid.*positive integer/,
+    },
+    { args: ['-p', 'hi', '--max-turns', 'many'], stderr: /'--max-turns <n>'.*positive integer, got "many"/ },
+    { args: ['worker', '--concurrency', '0'], stderr: /'--concurrency <n>' argument '0'.*positive integer/ },
+    { args: ['web', '--port', '70000'], stderr: /'--port <port>' argument '70000'.*port number/ },
     { args: ['-p', 'hi', '--output-format', 'xml'], stderr: /xml/ },
     { args: ['-p', 'hi', '--agent', 'no-such-profile'], stderr: /unknown profile "no-such-profile"/ },
     { args: ['-p', 'hi', '--cwd', '/no/such/dir'], stderr: /not a directory/ },

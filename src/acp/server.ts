@@ -200,16 +200,23 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       await attach(controller);
       return { modes: sessionModes(controller), configOptions: configOptions(controller) };
     })
-    .onRequest(methods.agent.session.prompt, ({ params, requestId }) => {
+    .onRequest(methods.agent.session.prompt, async ({ params, requestId }) => {
+      await arrival.ready(requestId);
       const cancelled = arrival.cancelledBeforeStart(requestId);
       const session = find(params.sessionId);
-      return cancelled ? { stopReason: 'cancelled' as const } : session.prompt(params.prompt);
+      if (cancelled) return { stopReason: 'cancelled' as const };
+      const running = session.prompt(params.prompt);
+      // The turn has started (or the prompt was refused): requests written after it may go.
+      arrival.settled(requestId);
+      return running;
     })
-    .onRequest(methods.agent.session.setMode, ({ params }) => {
+    .onRequest(methods.agent.session.setMode, async ({ params, requestId }) => {
+      await arrival.ready(requestId);
       find(params.sessionId).setProfile(params.modeId);
       return {};
     })
-    .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+    .onRequest(methods.agent.session.setConfigOption, async ({ params, requestId }) => {
+      await arrival.ready(requestId);
       const session = find(params.sessionId);
       if (params.configId !== PROFILE_OPTION || typeof params.value !== 'string')
         throw RequestError.invalidParams(
@@ -226,7 +233,10 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
     Writable.toWeb(options.output as Writable),
     Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect({ ...stream, readable: arrival.tap(stream.readable) });
+  const connection = app.connect({
+    readable: arrival.tap(stream.readable),
+    writable: arrival.tapAnswers(stream.writable),
+  });
   await connection.closed;
   // The client went away: running turns are cancelled, background work follows its retention rules,
   // and every record is complete before the store closes.

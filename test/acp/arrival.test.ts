@@ -68,3 +68,90 @@ describe('session/cancel in arrival order', () => {
     expect(order.cancelledBeforeStart(1)).toBe(false);
   });
 });
+
+const setMode = (id: number, sessionId = 's'): AnyMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'session/set_mode',
+  params: { sessionId, modeId: 'reviewer' },
+});
+
+describe('requests of one session take effect in arrival order', () => {
+  /** Which handlers have passed `ready`, after the listed requests settled (in that order). */
+  async function passed(messages: AnyMessage[], settle: number[]): Promise<number[]> {
+    const order = new ArrivalOrder(() => {});
+    for (const message of messages) order.observe(message);
+    const through: number[] = [];
+    for (const message of messages)
+      if ('id' in message && typeof message.id === 'number') {
+        const id = message.id;
+        void order.ready(id).then(() => through.push(id));
+      }
+    for (const id of settle) order.settled(id);
+    // `ready` resolves in promise callbacks: let every one that can run do so.
+    await new Promise((resolve) => setImmediate(resolve));
+    return through.sort();
+  }
+
+  it.each<{ name: string; messages: AnyMessage[]; settle: number[]; through: number[] }>([
+    {
+      name: 'a prompt behind a mode switch waits for the switch to be answered',
+      messages: [setMode(1), prompt(2)],
+      settle: [],
+      through: [1],
+    },
+    {
+      name: 'once the switch is answered the prompt goes',
+      messages: [setMode(1), prompt(2)],
+      settle: [1],
+      through: [1, 2],
+    },
+    {
+      name: 'a switch behind a prompt waits for its turn to start',
+      messages: [prompt(1), setMode(2)],
+      settle: [],
+      through: [1],
+    },
+    {
+      name: 'every earlier request, not only the last',
+      messages: [setMode(1), setMode(2), prompt(3)],
+      settle: [2],
+      through: [1],
+    },
+    {
+      name: 'another session’s requests are not waited for',
+      messages: [setMode(1, 't'), prompt(2)],
+      settle: [],
+      through: [1, 2],
+    },
+    {
+      name: 'a cancel is not a request: nothing waits for it',
+      messages: [cancel(), prompt(1)],
+      settle: [],
+      through: [1],
+    },
+  ])('$name', async ({ messages, settle, through }) => {
+    expect(await passed(messages, settle)).toEqual(through);
+  });
+
+  it('a response written to the client settles its request, an agent request does not', async () => {
+    const order = new ArrivalOrder(() => {});
+    order.observe(setMode(1));
+    order.observe(prompt(2));
+    const written: AnyMessage[] = [];
+    const writer = order
+      .tapAnswers(new WritableStream<AnyMessage>({ write: (m) => void written.push(m) }))
+      .getWriter();
+    let started = false;
+    const ready = order.ready(2).then(() => {
+      started = true;
+    });
+    await writer.write({ jsonrpc: '2.0', id: 1, method: 'session/request_permission', params: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(false);
+    await writer.write({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } });
+    await ready;
+    expect(started).toBe(true);
+    expect(written).toHaveLength(2);
+  });
+});

@@ -239,6 +239,76 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'session/set_mode and session/set_config_option written right before a prompt apply before it starts',
+    async () => {
+      const rounds = 3;
+      const server = await scriptedServer(script().text('answered'));
+      const project = servedProject(server, {
+        files: {
+          '.cadre/agents/reviewer.md': '---\ndescription: Reviews\n---\nYou are the reviewer.\n',
+          '.cadre/agents/writer.md': '---\ndescription: Writes\n---\nYou are the writer.\n',
+        },
+      });
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const ask = (text: string) =>
+        acp.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+        });
+      // Each switch is written back to back with its prompt, without waiting for the switch's response.
+      for (let round = 0; round < rounds; round++) {
+        const mode = acp.connection.agent.request(methods.agent.session.setMode, {
+          sessionId,
+          modeId: 'reviewer',
+        });
+        const first = ask(`as reviewer ${round}`);
+        await mode;
+        expect((await first).stopReason).toBe('end_turn');
+        const option = acp.connection.agent.request(methods.agent.session.setConfigOption, {
+          sessionId,
+          configId: 'profile',
+          value: 'writer',
+        });
+        const second = ask(`as writer ${round}`);
+        await option;
+        expect((await second).stopReason).toBe('end_turn');
+      }
+      const systems = server.requests.map((r) => r.view.system?.split('\n')[0]);
+      expect(systems).toEqual(
+        Array.from({ length: rounds }, () => ['You are the reviewer.', 'You are the writer.']).flat(),
+      );
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a session/set_mode written while a turn runs is still refused as mid-turn, the turn untouched',
+    async () => {
+      const server = await scriptedServer(script().turn((t) => t.delay(300).text('done')));
+      const project = servedProject(server, {
+        files: { '.cadre/agents/reviewer.md': '---\ndescription: Reviews\n---\nYou are the reviewer.\n' },
+      });
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'working' }],
+      });
+      // Written right behind the prompt: it takes effect after the prompt started, so it is refused.
+      const refused = await acp.connection.agent
+        .request(methods.agent.session.setMode, { sessionId, modeId: 'reviewer' })
+        .catch((e: unknown) => e);
+      expect((refused as RequestError).message).toMatch(/turn/);
+      expect((await prompt).stopReason).toBe('end_turn');
+      expect(messageText(acp.updates(sessionId))).toBe('done');
+      await acp.close();
+    },
+    TIMEOUT,
+  );
 });
 
 describe('cadre acp asks and plans', () => {

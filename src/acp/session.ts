@@ -169,6 +169,12 @@ export class AcpSession {
       case 'ask_opened':
         void this.requestPermission(event.ask);
         break;
+      case 'permission_denied': {
+        // Denied by a rule (or after its ask): announced pending if not yet seen, it never runs.
+        const { call } = this.track(event.agent, event.callId, event.tool, event.input, 'pending');
+        call.denied = true;
+        break;
+      }
       case 'ask_closed':
         this.asking.get(event.askId)?.abort();
         if (event.answer.kind === 'deny' || event.answer.kind === 'deny_feedback')

@@ -25,7 +25,15 @@ export type AgentEvent =
     }
   | { type: 'permission_ask'; agent: string; ask: PermissionAsk }
   | { type: 'permission_answer'; agent: string; askId: string; answer: AskAnswer }
-  | { type: 'permission_denied'; agent: string; tool: string; input: unknown; decision: PermissionDecision }
+  | {
+      type: 'permission_denied';
+      agent: string;
+      /** The denied call: it never runs, though its `tool_call_start`/`tool_call_end` still report it. */
+      callId: string;
+      tool: string;
+      input: unknown;
+      decision: PermissionDecision;
+    }
   | { type: 'retry'; agent: string; attempt: number; maxAttempts: number; delayMs: number; cause: string }
   | { type: 'usage'; agent: string; turn: number; usage: TokenUsage; costUsd: number | null }
   | { type: 'compaction'; agent: string; messagesBefore: number; messagesAfter: number }

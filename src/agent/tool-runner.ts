@@ -172,7 +172,14 @@ function deny(
   deps: ToolRunnerDeps,
   why?: string,
 ): PreparedCall {
-  deps.emit({ type: 'permission_denied', agent: deps.agent, tool: call.name, input, decision });
+  deps.emit({
+    type: 'permission_denied',
+    agent: deps.agent,
+    callId: call.id,
+    tool: call.name,
+    input,
+    decision,
+  });
   deps.onDenied?.({
     agent: deps.agent,
     tool: call.name,

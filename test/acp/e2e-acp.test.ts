@@ -361,6 +361,35 @@ describe('cadre acp asks and plans', () => {
   );
 
   it(
+    'a call denied by a rule, without an ask, goes from pending to failed without running',
+    async () => {
+      const server = await scriptedServer(
+        script()
+          .turn((t) => t.tool('bash', { command: 'echo ruled > ruled.txt' }))
+          .text('was refused'),
+      );
+      const project = servedProject(server, { config: { permission: { deny: ['bash(echo *)'] } } });
+      const acp = spawnAcp(project);
+      const sessionId = await acp.open();
+      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'write it' }],
+      });
+      expect(response.stopReason).toBe('end_turn');
+      const calls = acp
+        .updates(sessionId)
+        .filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+      expect(calls.map((u) => ('status' in u ? u.status : undefined))).toEqual(['pending', 'failed']);
+      expect(calls[0]).toMatchObject({ sessionUpdate: 'tool_call', kind: 'execute' });
+      expect(JSON.stringify(calls[1])).toContain('denied');
+      expect(acp.seen.some((s) => s.kind === 'permission')).toBe(false);
+      expect(existsSync(join(project.dir, 'ruled.txt'))).toBe(false);
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a subagent’s ask arrives as a permission request with the chain in its title; the todo list is a plan update',
     async () => {
       const server = await scriptedServer(

@@ -69,6 +69,7 @@ describe('TranscriptStore', () => {
       {
         type: 'permission_denied',
         agent: 'child1',
+        callId: 'c1',
         tool: 'bash',
         input: { command: 'rm -rf /' },
         decision: { action: 'deny', layer: 'x', safety: 'destructive', reason: 'denied by rule', trace: [] },

@@ -286,6 +286,46 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
   );
 
   it(
+    'session/load, session/set_mode and session/prompt written back to back take effect in that order',
+    async () => {
+      const server = await scriptedServer(script().text('answered'));
+      const project = servedProject(server, {
+        files: { '.cadre/agents/reviewer.md': '---\ndescription: Reviews\n---\nYou are the reviewer.\n' },
+      });
+      const first = spawnAcp(project);
+      const sessionId = await first.open();
+      await first.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'before' }],
+      });
+      await first.close();
+      const acp = spawnAcp(project);
+      await acp.initialize();
+      // Neither waits for the load's response: both act on the loaded session, the switch first.
+      const loaded = acp.connection.agent.request(methods.agent.session.load, {
+        sessionId,
+        cwd: project.dir,
+        mcpServers: [],
+      });
+      const mode = acp.connection.agent.request(methods.agent.session.setMode, {
+        sessionId,
+        modeId: 'reviewer',
+      });
+      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'after' }],
+      });
+      await loaded;
+      await mode;
+      expect((await prompt).stopReason).toBe('end_turn');
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests[1].view.system?.startsWith('You are the reviewer.')).toBe(true);
+      await acp.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a session/set_mode written while a turn runs is still refused as mid-turn, the turn untouched',
     async () => {
       const server = await scriptedServer(script().turn((t) => t.delay(300).text('done')));

@@ -39,10 +39,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
         mcpServers: [],
       });
       expect(created.modes?.currentModeId).toBe('default');
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId: created.sessionId,
-        prompt: [{ type: 'text', text: 'change alpha to beta' }],
-      });
+      const response = await acp.prompt(created.sessionId, 'change alpha to beta');
       expect(response.stopReason).toBe('end_turn');
       const updates = acp.updates(created.sessionId);
       expect(messageText(updates)).toBe('Editing a.txt.Done: a.txt now says beta.');
@@ -127,35 +124,21 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
         commands && 'availableCommands' in commands ? commands.availableCommands.map((c) => c.name) : [];
       expect(names).toEqual(expect.arrayContaining(['agent', 'agents', 'why', 'help', 'reviewer']));
 
-      const switched = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/agent reviewer' }],
-      });
+      const switched = await acp.prompt(sessionId, '/agent reviewer');
       expect(switched.stopReason).toBe('end_turn');
       expect(server.requests).toHaveLength(0);
       expect(acp.updates(sessionId)).toContainEqual({
         sessionUpdate: 'current_mode_update',
         currentModeId: 'reviewer',
       });
-      await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'look at it' }],
-      });
+      await acp.prompt(sessionId, 'look at it');
       expect(server.requests).toHaveLength(1);
       expect(server.requests[0].view.system?.startsWith('You are the reviewer.')).toBe(true);
       expect(server.requests[0].view.model).toBe('cheap-model');
 
-      const quit = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/quit' }],
-      });
+      const quit = await acp.prompt(sessionId, '/quit');
       expect(quit.stopReason).toBe('end_turn');
-      const after = await acp.connection.agent
-        .request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text: 'still there?' }],
-        })
-        .catch((e: unknown) => e);
+      const after = await acp.prompt(sessionId, 'still there?').catch((e: unknown) => e);
       expect((after as RequestError).message).toContain('closed');
       await acp.close();
     },
@@ -169,10 +152,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       const project = servedProject(server);
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'take your time' }],
-      });
+      const prompt = acp.prompt(sessionId, 'take your time');
       const [request] = await server.waitForRequests(1);
       await acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
       const response = await prompt;
@@ -197,10 +177,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       // Cancel and prompt written back to back, as an editor may: the cancel is older, so it finds no turn.
       for (let round = 1; round <= rounds; round++) {
         void acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
-        const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text: `prompt ${round}` }],
-        });
+        const response = await acp.prompt(sessionId, `prompt ${round}`);
         expect(response.stopReason).toBe('end_turn');
       }
       expect(server.requests).toHaveLength(rounds);
@@ -223,11 +200,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       const project = servedProject(server);
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const ask = (text: string) =>
-        acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text }],
-        });
+      const ask = (text: string) => acp.prompt(sessionId, text);
       for (let round = 1; round <= rounds; round++) {
         const slow = ask('slow');
         void acp.connection.agent.notify(methods.agent.session.cancel, { sessionId });
@@ -253,11 +226,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       });
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const ask = (text: string) =>
-        acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text }],
-        });
+      const ask = (text: string) => acp.prompt(sessionId, text);
       // Each switch is written back to back with its prompt, without waiting for the switch's response.
       for (let round = 0; round < rounds; round++) {
         const mode = acp.connection.agent.request(methods.agent.session.setMode, {
@@ -294,10 +263,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       });
       const first = spawnAcp(project);
       const sessionId = await first.open();
-      await first.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'before' }],
-      });
+      await first.prompt(sessionId, 'before');
       await first.close();
       const acp = spawnAcp(project);
       await acp.initialize();
@@ -311,10 +277,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
         sessionId,
         modeId: 'reviewer',
       });
-      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'after' }],
-      });
+      const prompt = acp.prompt(sessionId, 'after');
       await loaded;
       await mode;
       expect((await prompt).stopReason).toBe('end_turn');
@@ -334,10 +297,7 @@ describe('cadre acp, driven by the SDK client as an editor drives it', () => {
       });
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const prompt = acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'working' }],
-      });
+      const prompt = acp.prompt(sessionId, 'working');
       // Written right behind the prompt: it takes effect after the prompt started, so it is refused.
       const refused = await acp.connection.agent
         .request(methods.agent.session.setMode, { sessionId, modeId: 'reviewer' })
@@ -373,11 +333,7 @@ describe('cadre acp asks and plans', () => {
         return new Promise(() => {});
       };
       const sessionId = await acp.open();
-      const ask = (text: string) =>
-        acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text }],
-        });
+      const ask = (text: string) => acp.prompt(sessionId, text);
       expect((await ask('deny me')).stopReason).toBe('end_turn');
       const held = ask('hold me');
       await expect.poll(() => asked, { timeout: 10_000, interval: 20 }).toBe(2);
@@ -411,10 +367,7 @@ describe('cadre acp asks and plans', () => {
       const project = servedProject(server, { config: { permission: { deny: ['bash(echo *)'] } } });
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'write it' }],
-      });
+      const response = await acp.prompt(sessionId, 'write it');
       expect(response.stopReason).toBe('end_turn');
       const calls = acp
         .updates(sessionId)
@@ -457,10 +410,7 @@ describe('cadre acp asks and plans', () => {
       });
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'delegate it' }],
-      });
+      const response = await acp.prompt(sessionId, 'delegate it');
       expect(response.stopReason).toBe('end_turn');
       const titles = acp.seen.flatMap((s) => (s.kind === 'permission' ? [s.request.toolCall.title] : []));
       expect(titles).toEqual(['main › writer: write b.txt']);
@@ -513,10 +463,7 @@ describe('cadre acp deny with message', () => {
         const message = forms.shift();
         return message ? { action: 'accept', content: { text: message } } : { action: 'cancel' };
       };
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'clean up' }],
-      });
+      const response = await acp.prompt(sessionId, 'clean up');
       expect(response.stopReason).toBe('end_turn');
       expect(asked[0]).toEqual([
         'allow_once:Allow once',
@@ -570,10 +517,7 @@ describe('cadre acp questions', () => {
         action: 'accept',
         content: { text: request.message.includes('Which colour') ? 'teal' : 'wrong form' },
       });
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'style the button' }],
-      });
+      const response = await acp.prompt(sessionId, 'style the button');
       expect(response.stopReason).toBe('end_turn');
       expect(offered).toEqual(['Type an answer', 'Decline to answer']);
       const result = server.requests[1].view.messages.filter((m) => m.role === 'tool').at(-1)?.text;
@@ -596,10 +540,7 @@ describe('cadre acp stop reasons', () => {
       const project = servedProject(server, { files: { 'a.txt': 'a\n' } });
       const acp = spawnAcp(project, ['--max-turns', '1']);
       const sessionId = await acp.open();
-      const response = await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'keep reading' }],
-      });
+      const response = await acp.prompt(sessionId, 'keep reading');
       expect(response.stopReason).toBe('max_turn_requests');
       await acp.close();
     },
@@ -623,10 +564,7 @@ describe('cadre acp bad input', () => {
       expect(error).toBeInstanceOf(RequestError);
       expect((error as RequestError).message).toContain('reviewer');
       await acp.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'reviewer' });
-      await acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'hi' }],
-      });
+      await acp.prompt(sessionId, 'hi');
       expect(server.requests[0].view.system?.startsWith('You are the reviewer.')).toBe(true);
       const options = await acp.connection.agent.request(methods.agent.session.setConfigOption, {
         sessionId,
@@ -646,14 +584,9 @@ describe('cadre acp bad input', () => {
       const project = servedProject(server);
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const first = acp.connection.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'one' }],
-      });
+      const first = acp.prompt(sessionId, 'one');
       await server.waitForRequests(1);
-      const second = await acp.connection.agent
-        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'two' }] })
-        .catch((e: unknown) => e);
+      const second = await acp.prompt(sessionId, 'two').catch((e: unknown) => e);
       expect((second as RequestError).message).toMatch(/already running/);
       expect((await first).stopReason).toBe('end_turn');
       expect(messageText(acp.updates(sessionId))).toBe('first answer');
@@ -698,11 +631,7 @@ describe('cadre acp bad input', () => {
       const project = servedProject(server);
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      const prompt = (text: string) =>
-        acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text }],
-        });
+      const prompt = (text: string) => acp.prompt(sessionId, text);
       await prompt('hello');
       expect((await prompt('/quit')).stopReason).toBe('end_turn');
       await acp.until(() => messageText(acp.updates(sessionId)).endsWith('bye\n'));
@@ -777,9 +706,7 @@ describe('cadre acp bad input', () => {
       const project = servedProject(server);
       const acp = spawnAcp(project);
       const sessionId = await acp.open();
-      acp.connection.agent
-        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'long job' }] })
-        .catch(() => {});
+      acp.prompt(sessionId, 'long job').catch(() => {});
       await server.waitForRequests(1);
       await acp.close();
       expect(acp.child.exitCode).toBe(0);

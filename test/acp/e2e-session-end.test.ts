@@ -31,9 +31,7 @@ describe('how an ACP session ends', () => {
       });
       const acp = spawnAcp(project, ['--trust-project']);
       const sessionId = await acp.open();
-      acp.connection.agent
-        .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] })
-        .catch(() => {});
+      acp.prompt(sessionId, 'go').catch(() => {});
       // Both agents are in their second, delayed model call: the writer has written w.txt.
       await server.waitForRequests(4);
       await acp.close();
@@ -81,11 +79,7 @@ describe('how an ACP session ends', () => {
       const project = await reviewedWriteProject();
       const acp = spawnAcp(project, ['--trust-project']);
       const sessionId = await acp.open();
-      const prompt = (text: string) =>
-        acp.connection.agent.request(methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: 'text', text }],
-        });
+      const prompt = (text: string) => acp.prompt(sessionId, text);
       expect((await prompt('add a greeting')).stopReason).toBe('end_turn');
       expect((await prompt('/quit')).stopReason).toBe('end_turn');
       const text = messageText(acp.updates(sessionId));

@@ -9,6 +9,7 @@ import {
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
+  type PromptResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -40,6 +41,8 @@ export interface AcpClient {
   initialize(capabilities?: ClientCapabilities): Promise<unknown>;
   /** `initialize` then `session/new` in the project: the new session's id. */
   open(): Promise<string>;
+  /** `session/prompt` of one text block. */
+  prompt(sessionId: string, text: string): Promise<PromptResponse>;
   close(): Promise<void>;
 }
 
@@ -113,6 +116,11 @@ export function spawnAcp(
       });
       return created.sessionId;
     },
+    prompt: (sessionId, text) =>
+      acp.connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text }],
+      }),
     async close() {
       acp.connection.close();
       child.stdin?.end();

@@ -35,6 +35,11 @@ export interface TerminalOptions {
  * cadre running in a real pseudo-terminal, its output fed through a headless xterm so tests read the screen a
  * person would see. Waits poll that screen on every chunk of output until a condition holds (never a sleep).
  */
+/** How long the output must pause after a match for the frame to count as whole. */
+const FRAME_QUIET_MS = 30;
+/** A match that holds while output keeps coming counts after this long. */
+const FRAME_SETTLE_MAX_MS = 300;
+
 export class TerminalSession {
   readonly pty: IPty;
   readonly term: InstanceType<typeof Terminal>;
@@ -113,15 +118,32 @@ export class TerminalSession {
     return this.raw;
   }
 
-  /** Resolves once `condition` holds for the screen; rejects with the screen after `timeoutMs`. */
+  /**
+   * Resolves once `condition` holds for the screen and the output has paused; rejects with the screen after
+   * `timeoutMs`. The pause matters because a pty hands a frame over in pieces: a screen that first matches
+   * may be the top of a frame whose rest is still in flight (it failed CI once). A pause of FRAME_QUIET_MS
+   * ends the frame; output that never pauses (a stream of chunks) settles after FRAME_SETTLE_MAX_MS.
+   */
   waitFor(condition: RegExp | ((screen: string) => boolean), timeoutMs = 45_000): Promise<string> {
     const test = typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
     return new Promise((resolve, reject) => {
+      let quiet: NodeJS.Timeout | undefined;
+      /** The screen of the latest match and when matching began, while the frame settles. */
+      let match: { screen: string; since: number } | undefined;
+      const finish = (screen: string) => {
+        done();
+        resolve(screen);
+      };
       const check = () => {
+        clearTimeout(quiet);
         const screen = this.screen();
         if (test(screen)) {
-          done();
-          resolve(screen);
+          match = { screen, since: match?.since ?? Date.now() };
+          const left = FRAME_SETTLE_MAX_MS - (Date.now() - match.since);
+          quiet = setTimeout(() => finish(screen), Math.max(0, Math.min(FRAME_QUIET_MS, left)));
+        } else if (match) {
+          // What matched was a passing state, and it was seen: the screen it was seen on.
+          finish(match.screen);
         } else if (this.exitCode !== null) {
           done();
           reject(new Error(`cadre exited (${this.exitCode}) before ${condition}:\n${this.history()}`));
@@ -133,6 +155,7 @@ export class TerminalSession {
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
+        clearTimeout(quiet);
         this.watchers.delete(check);
       };
       this.watchers.add(check);

@@ -4,7 +4,6 @@
 import { inputJsonSchemaOf } from '../src/agent/tool-specs.js';
 import { createSkillTool } from '../src/skill/tool.js';
 import { FleetInputSchema } from '../src/subagent/fleet-plan.js';
-import { jsonSchemaOf } from '../src/subagent/fleet-tool.js';
 import { createTaskStatusTool, TaskInputSchema } from '../src/subagent/task-tool.js';
 import { createPlanEnterTool } from '../src/tool/plan-enter.js';
 import { createPlanExitTool } from '../src/tool/plan-exit.js';
@@ -25,7 +24,7 @@ export function toolInputSchemas(): Record<string, Record<string, unknown>> {
   ];
   return {
     ...Object.fromEntries(tools.map((tool) => [tool.name, inputJsonSchemaOf(tool.schema)])),
-    fleet: jsonSchemaOf(FleetInputSchema),
-    task: jsonSchemaOf(TaskInputSchema),
+    fleet: inputJsonSchemaOf(FleetInputSchema),
+    task: inputJsonSchemaOf(TaskInputSchema),
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { inputJsonSchemaOf } from '../agent/tool-specs.js';
 import { BUILT_INPUT_SCHEMAS } from '../tool/built-input-schemas.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
 import { type FleetInput, FleetInputSchema } from './fleet-plan.js';
@@ -10,18 +10,11 @@ const DESCRIPTION =
   'fail_fast starts nothing new after a failure. Profiles are named as for the task tool. The result lists ' +
   'every item with its state, answer or error, tokens and cost.';
 
-/** Fleet's and task's inputs as JSON schema (without the unrepresentable-types fallback of other tools). */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
-
 /**
  * The schema sent to the model: the same bytes whatever profiles exist (SPEC 10, prompt-cache stability).
  * Made at build time (src/tool/built-input-schemas.ts), so loading this builds no zod schema.
  */
-export const FLEET_INPUT_JSON_SCHEMA = BUILT_INPUT_SCHEMAS.fleet ?? jsonSchemaOf(FleetInputSchema);
+export const FLEET_INPUT_JSON_SCHEMA = BUILT_INPUT_SCHEMAS.fleet ?? inputJsonSchemaOf(FleetInputSchema);
 
 /** The `fleet` tool (SPEC 10). */
 export function createFleetTool(runner: {

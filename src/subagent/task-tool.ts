@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { inputJsonSchemaOf } from '../agent/tool-specs.js';
 import type { Profile } from '../profile/types.js';
 import { EFFORTS } from '../provider/route.js';
 import { BUILT_INPUT_SCHEMAS } from '../tool/built-input-schemas.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
 import { lazySchema } from '../util/lazy-schema.js';
-import { jsonSchemaOf } from './fleet-tool.js';
 
 export const TaskInputSchema = lazySchema(() =>
   z.object({
@@ -47,7 +47,7 @@ export function createTaskTool(dispatcher: TaskDispatcher, usable: readonly Prof
   const description = usable.length > 0 ? `${BASE_DESCRIPTION}\nAgents:\n${listing}` : BASE_DESCRIPTION;
   // A copy: the built table's entry is shared, and the profile names are written into this one.
   const inputJsonSchema = structuredClone(
-    BUILT_INPUT_SCHEMAS.task ?? jsonSchemaOf(TaskInputSchema),
+    BUILT_INPUT_SCHEMAS.task ?? inputJsonSchemaOf(TaskInputSchema),
   ) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
   if (usable.length > 0) {
     const names = usable.map((p) => p.name);

@@ -65,7 +65,7 @@ import {
 import type { CriticVerdict } from './critic.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
-import { warmWhileWaiting } from './idle-warmup.js';
+import { warmNodeInternals, warmWhileWaiting } from './idle-warmup.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -778,8 +778,9 @@ export class AgentRuntime {
   }
 
   /**
-   * The bash parser's WASM, the warm sandbox server and what other tools load on first use are loaded
-   * while a model call keeps the process waiting (issue 17): a call unanswered for a little while, so the
+   * The bash parser's WASM, the warm sandbox server, what other tools load on first use, the tools' input
+   * schemas and Node's stream internals a reply passes are loaded while a model call keeps the process
+   * waiting (issue 17): a call unanswered for a little while, so the
    * request leaves first and a model that answers at once never shares the main thread with them; the
    * tools' first calls load what was not warmed, and a run that ends on a quick answer (`cadre -p hi`)
    * starts no sandbox.
@@ -801,6 +802,10 @@ export class AgentRuntime {
         }
         // Failures are left to the tool's first call to report.
         for (const tool of warms) tool.warm?.().catch(() => undefined);
+        warmNodeInternals().catch(() => undefined);
+        // Each tool's input schema is built, and its parser compiled, by its first use: a first call's turn
+        // would pay for it. The (failing) parse of an empty input does both.
+        for (const tool of this.tools) tool.schema.safeParse({});
       },
       PARSER_WARM_DELAY_MS,
     );

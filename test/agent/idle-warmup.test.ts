@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { warmWhileWaiting } from '../../src/agent/idle-warmup.js';
+import { warmNodeInternals, warmWhileWaiting } from '../../src/agent/idle-warmup.js';
 import type { ModelCaller, ModelRequest, ModelStreamPart } from '../../src/agent/model-stream.js';
 
 const request: ModelRequest = {
@@ -97,5 +97,20 @@ describe('warmWhileWaiting', () => {
     await model.send(finish);
     await later;
     expect(warm).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('warmNodeInternals', () => {
+  it('runs a reply-shaped stream to its end and leaves no rejection behind', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await expect(warmNodeInternals()).resolves.toBeUndefined();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { modesAsScripts } from './mode-scripts.mjs';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
 
@@ -177,22 +178,41 @@ const nodeBundle = {
  * with `cli.js` itself (the usage error) is compared by name there.
  */
 const MODES = { headless: 'src/cli/headless.ts', acp: 'src/cli/commands/acp.ts', tui: 'src/tui/run.tsx' };
+/**
+ * The modes loaded as classic scripts with a V8 code cache (scripts/mode-scripts.mjs). The TUI stays ES
+ * modules, in a folder of its own (a chunk it shares by name with another mode cannot be both): ink's
+ * reconciler awaits at its top level, which a script cannot.
+ */
+const SCRIPT_MODES = ['headless', 'acp'];
+const modeFolder = (name) => (SCRIPT_MODES.includes(name) ? 'modes' : join('modes', name));
 const modes = await Promise.all(
   Object.entries(MODES).map(([name, entry]) =>
     build({
       ...nodeBundle,
       entryPoints: { [name]: entry },
-      outdir: join(staging, 'modes'),
+      outdir: join(staging, modeFolder(name)),
       entryNames: '[name]-[hash]',
       metafile: true,
     }),
   ),
 );
-/** Each mode's import in main.ts, as the path of its bundled entry (hashed, so an older cli.js keeps its own). */
+const modeOutputs = Object.entries(MODES).map(([name, entry], i) => ({
+  name,
+  entry,
+  metafile: modes[i].metafile,
+}));
+const modeStubs = await modesAsScripts({
+  modes: modeOutputs.filter(({ name }) => SCRIPT_MODES.includes(name)),
+  others: modeOutputs.filter(({ name }) => !SCRIPT_MODES.includes(name)),
+  dir: join(staging, 'modes'),
+  banner: nodeBundle.banner.js,
+  version: JSON.parse(readFileSync('package.json', 'utf8')).version,
+});
+/** Each mode's import in main.ts, as the path of its entry (hashed, so an older cli.js keeps its own). */
 const modePaths = new Map(
-  Object.values(MODES).map((entry, i) => {
-    const [output] = Object.entries(modes[i].metafile.outputs).find(([, o]) => o.entryPoint === entry);
-    return [resolve(entry), `./modes/${basename(output)}`];
+  modeOutputs.map(({ name, entry, metafile }) => {
+    const [output] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === entry);
+    return [resolve(entry), `./${modeFolder(name)}/${modeStubs.get(name) ?? basename(output)}`];
   }),
 );
 const modesExternal = {
@@ -261,7 +281,13 @@ renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.
 // Node looks for the package.json that says a file is an ES module from the file's folder upward, once per
 // module loaded: one beside each bundle folder ends each look-up at the first step.
 // Chunks before the entries that import them, `cli.js` last.
-const moduleFolders = ['chunks', join('modes', 'chunks'), 'modes'];
+const moduleFolders = [
+  'chunks',
+  join('modes', 'chunks'),
+  'modes',
+  join('modes', 'tui', 'chunks'),
+  join('modes', 'tui'),
+];
 for (const dir of ['', ...moduleFolders])
   writeFileSync(join(staging, dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 for (const dir of moduleFolders) {

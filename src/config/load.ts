@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { cadreConfigDir } from '../util/config-dir.js';
 import { describeSchemaIssue, parseJsonc } from '../util/json-errors.js';
 import { readRegularTextFile } from '../util/read-text.js';
 import { type Config, configSchemaFor } from './schema.js';
@@ -37,7 +37,7 @@ export interface LoadOptions {
 }
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CADRE_CONFIG_DIR ? resolve(env.CADRE_CONFIG_DIR) : join(homedir(), '.config', 'cadre');
+  return cadreConfigDir(env);
 }
 
 /** The nearest ancestor holding `.git`, else `cwd` itself (SPEC 2.1). */

@@ -123,8 +123,9 @@ interface Idle {
 /**
  * The warm servers of one session (SPEC 9, issue 17). A call takes an idle server started for exactly its
  * sandbox, or starts one; a server runs one call and is then stopped, and a fresh one is started for the
- * next call while this one runs (the cost of bwrap's start moves off the calls and the turns between).
- * Parallel calls use several. A policy whose arguments changed since (a hidden or read-only path that appeared) gets a new server and its servers of
+ * next call while the model works (the cost of bwrap's start moves off the call). Parallel calls use
+ * several. A policy whose
+ * arguments changed since (a hidden or read-only path that appeared) gets a new server and its servers of
  * the old arguments are stopped, idle ones at once and busy ones when their call ends: no server that could
  * still see what is now hidden is kept.
  */
@@ -156,17 +157,11 @@ export class WarmPool {
   run(spec: ServerSpec, command: string, cwd: string, fallback: () => ChildProcess): WarmCall {
     const call = new WarmCall();
     const key = this.currentKey(spec);
-    const spare = this.closed ? undefined : this.take(key);
-    const server = spare ?? (this.closed ? undefined : this.start(spec));
+    const server = this.closed ? undefined : (this.take(key) ?? this.start(spec));
     if (!server) {
       call.adopt(fallback());
       return call;
     }
-    // The next call's server starts while this one's command runs and cadre waits for it: on a 2-core
-    // machine the command takes one core and the server's start the other, where started once the call is
-    // over it would compete with the turns that follow (issue 17). A call that had to start its own server
-    // does not start a second one beside it.
-    if (spare) setImmediate(() => this.prewarm(spec));
     call.attach(() => server.kill());
     server.run(command, cwd, {
       stdout: (chunk) => call.stdout.write(chunk),
@@ -184,9 +179,9 @@ export class WarmPool {
             Object.assign(new Error(`spawn bash ENOENT (no directory ${cwd})`), { code: 'ENOENT' }),
           );
         // One call per server: what this call left in its sandbox (a process that took its server over by
-        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. Unless it started
-        // with the call, the next call's server starts now (through the launcher: cadre's thread does not
-        // wait for the fork) while the model reads this call's result.
+        // ptrace, files in its private /tmp) goes with it, as with a fresh bwrap per call. The next call's
+        // server starts now (through the launcher: cadre's thread does not wait for the fork) while the
+        // model reads this call's result; started during the call, its setup would compete with the command.
         server.kill();
         setImmediate(() => this.prewarm(spec));
         call.finish(ending);

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxSettings } from '../../src/sandbox/policy.js';
 import { closeSandbox, openSandbox, type ShellSandbox, sandboxAt } from '../../src/sandbox/sandbox.js';
-import type { ServerIo } from '../../src/sandbox/server-process.js';
 import { WarmPool } from '../../src/sandbox/warm-pool.js';
 import { bashTool } from '../../src/tool/bash.js';
 import { createToolContext } from '../../src/tool/context.js';
@@ -330,50 +329,5 @@ describe.runIf(bwrapTestsRun)('WarmPool', () => {
     );
     expect(await new Promise((resolve) => call.once('exit', resolve))).toBe(4);
     expect(pool.size).toBe(0);
-  });
-});
-
-describe('WarmPool: when the next call’s server starts', () => {
-  const spec = { bwrapArgs: [], env: {}, root: '/', policy: 'p' };
-  /** A pool whose servers are stand-ins that say ready when told to, recording each start. */
-  function standInPool() {
-    const started: ServerIo[] = [];
-    const pool = new WarmPool({
-      start: (_args, _cwd, _env, io) => {
-        started.push(io);
-        return { write: () => {}, kill: () => {}, hold: () => {} };
-      },
-    });
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
-    return { pool, started, turn };
-  }
-  const perCall = () => {
-    throw new Error('ran per call');
-  };
-
-  it('starts it while a call runs on a spare, so no server start follows the call', async () => {
-    const { pool, started, turn } = standInPool();
-    try {
-      pool.prewarm(spec);
-      started[0].stdout(Buffer.from('ready\n'));
-      pool.run(spec, 'sleep 1', '/', perCall);
-      await turn();
-      // The call has not ended (its server said nothing more), and its successor is already starting.
-      expect(started).toHaveLength(2);
-      expect(pool.size).toBe(2);
-    } finally {
-      pool.close();
-    }
-  });
-
-  it('does not start a second server beside a call that had to start its own', async () => {
-    const { pool, started, turn } = standInPool();
-    try {
-      pool.run(spec, 'sleep 1', '/', perCall);
-      await turn();
-      expect(started).toHaveLength(1);
-    } finally {
-      pool.close();
-    }
   });
 });

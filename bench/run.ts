@@ -170,6 +170,20 @@ const GROUPS: Record<string, Group> = {
       target: { max: 1 },
       note: `headless ${acp.headlessFirstRequestMs.toFixed(0)} ms`,
     });
+    figures.push(
+      { ...ms('  spawn to session/new response', acp.sessionNewMs), key: 'acp.session_new_ms' },
+      {
+        ...ms('  spawn to its first model request (where the headless figure ends)', acp.firstRequestMs),
+        key: 'acp.first_request_ms',
+      },
+      {
+        ...ms(
+          `cadre acp: prompt to first chunk on a session open and idle (${acp.idlePromptRuns} runs)`,
+          acp.idlePromptChunkMs,
+        ),
+        key: 'acp.idle_prompt_chunk_ms',
+      },
+    );
   },
   async subagents(figures) {
     const subagents = await benchSubagents();

@@ -20,6 +20,7 @@ import { ArrivalOrder } from './arrival.js';
 import { configOptions, PROFILE_OPTION, sessionModes } from './modes.js';
 import { replayUpdates } from './replay.js';
 import type { AcpSession } from './session.js';
+import { warmModelPath } from './warm.js';
 
 export interface AcpServerOptions {
   input: NodeJS.ReadableStream;
@@ -131,8 +132,12 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       canElicit,
     );
     sessions.set(session.id, session);
-    // After the response that tells the client the session exists.
-    setImmediate(() => session.announce());
+    // After the response that tells the client the session exists; the model path loads while the
+    // session waits for its first prompt.
+    setImmediate(() => {
+      session.announce();
+      warmModelPath(controller.runtime.modelRoute);
+    });
     return session;
   };
 

@@ -1,0 +1,16 @@
+import { createLanguageModel } from '../provider/model.js';
+import type { ModelRoute } from '../provider/route.js';
+
+/**
+ * Loads what a session's first model request would load on the prompt's path: the provider's SDK (the same
+ * model object, cached per route, that the first request then uses) and Node's HTTP client. Called once a
+ * session is open: an editor's user types the first prompt after that, so the loading fills time the process
+ * would spend waiting. A scripted route is left to its first request, which starts its in-process server.
+ */
+export function warmModelPath(route: ModelRoute): void {
+  if (route.type === 'scripted') return;
+  // A route that cannot be built fails the first prompt with its error; nothing is cached for it.
+  createLanguageModel(route).catch(() => {});
+  const secure = route.baseURL === undefined || route.baseURL.startsWith('https:');
+  void (secure ? import('node:https') : import('node:http'));
+}

@@ -55,7 +55,9 @@ function buildProgram(): Command {
     .exitOverride();
   addAgentOptions(program);
   program.action(async (task: string[], options) => {
-    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    // Asked only without -p: `process.stdin` builds a stream on first touch (a few ms of a cold start), and
+    // `-p` with the task's words never reads standard input.
+    const terminal = !options.print && process.stdin.isTTY === true && process.stdout.isTTY === true;
     if (!options.print && task.length > 0) {
       // Words without -p are never a headless task (issue 16): a near miss of a command is a typo; on a
       // terminal anything else is the interactive UI's first prompt.
@@ -65,7 +67,7 @@ function buildProgram(): Command {
     }
     // Without -p on a terminal the user wants the interactive UI; piped input or output is a headless run.
     // The UI and React load only here.
-    if (!options.print && terminal) {
+    if (terminal) {
       const { runInteractive } = await import('../tui/run.js');
       process.exitCode = await runInteractive({ ...options, task });
       return;

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
@@ -64,8 +64,40 @@ async function compile(pattern: string, ignoreCase: boolean): Promise<RE2JS | st
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A file to search, read whole; `tooLarge` is named as skipped; undefined is passed over (unreadable). */
+type Candidate = { bytes: Buffer } | { tooLarge: true } | undefined;
+
+/**
+ * Reads a file the walk listed, on this thread: through the thread pool, its stat and read took five round
+ * trips each, most of a small tree's search (issue 17). The open is non-blocking and the type checked on the
+ * opened descriptor, so a FIFO put in the file's place after the walk listed it is passed over, never waited
+ * on; a file that cannot be opened is still named as skipped when its size says it is too large.
+ */
+function readCandidate(file: string): Candidate {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    try {
+      return statSync(file).size > MAX_FILE_BYTES ? { tooLarge: true } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    if (stats.size > MAX_FILE_BYTES) return { tooLarge: true };
+    return { bytes: readFileSync(fd) };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function* candidateFiles(start: string, root: string, signal: AbortSignal): AsyncGenerator<string> {
-  if ((await stat(start)).isFile()) {
+  if (statSync(start).isFile()) {
     yield start;
     return;
   }
@@ -95,19 +127,15 @@ export function createGrepTool(root: string): Tool<GrepInput> {
         for await (const file of candidateFiles(start, root, ctx.signal)) {
           const relativeToStart = path.relative(start, file).split(path.sep).join('/') || path.basename(file);
           if (!matchesGlob(relativeToStart)) continue;
-          const size = await stat(file).then(
-            (s) => s.size,
-            () => undefined,
-          );
-          if (size === undefined) continue;
-          if (size > MAX_FILE_BYTES) {
-            skipped.push(displayPath(root, file));
+          // Reads do not leave the thread: timers and other agents get their turn between files here.
+          await nextTick();
+          const read = readCandidate(file);
+          if (read === undefined || 'tooLarge' in read || looksBinary(read.bytes)) {
+            if (read !== undefined && 'tooLarge' in read) skipped.push(displayPath(root, file));
             continue;
           }
-          const bytes = await readFile(file).catch(() => undefined);
-          if (!bytes || looksBinary(bytes)) continue;
           const shownPath = displayPath(root, file);
-          const lines = bytes.toString('utf8').split(/\r?\n/);
+          const lines = read.bytes.toString('utf8').split(/\r?\n/);
           for (let index = 0; index < lines.length; index++) {
             if (index % LINES_PER_SLICE === LINES_PER_SLICE - 1) await nextTick();
             if (ctx.signal.aborted) break;

@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import { type Dirent, existsSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
@@ -23,7 +23,10 @@ const ALWAYS_SKIPPED = new Set(['.git']);
 const loadIgnore = () => import('ignore').then((module) => module.default);
 
 async function loadLevel(dir: string): Promise<IgnoreLevel | undefined> {
-  const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+  const file = path.join(dir, '.gitignore');
+  // Most directories have none: asked first, without the error (and its stack trace) a failed read makes.
+  if (!existsSync(file)) return undefined;
+  const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const ignore = await loadIgnore();
   try {

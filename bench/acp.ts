@@ -39,7 +39,12 @@ interface AcpRun {
  */
 function timedAcp(project: BenchProject, idleMs = 0): Promise<AcpRun> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CADRE_CONFIG_DIR: project.configDir };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NO_COLOR: '1',
+      CADRE_CONFIG_DIR: project.configDir,
+      XDG_CACHE_HOME: project.cacheHome,
+    };
     delete env.ANTHROPIC_API_KEY;
     delete env.OPENAI_API_KEY;
     const spawnedAt = now();
@@ -111,8 +116,10 @@ export async function benchAcpStart(runs = 10, idlePromptRuns = 5): Promise<AcpS
   const server = await startScriptedServer({ rules: [{ turns: [{ text: 'hi' }] }] });
   const project = benchProject(server);
   try {
-    // One unmeasured run creates the session database, as on any machine that has run cadre before.
+    // Unmeasured runs create the session database and both modes' code caches, as on any machine that has
+    // run cadre before.
     await timedAcp(project);
+    await timedCadre(project, ['-p', 'hi']);
     const initialize: number[] = [];
     const sessionNew: number[] = [];
     const firstRequest: number[] = [];

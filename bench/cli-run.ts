@@ -19,6 +19,8 @@ export interface BenchProject {
   root: string;
   dir: string;
   configDir: string;
+  /** `XDG_CACHE_HOME` of the runs: the code cache a first run writes is the project's, not the user's. */
+  cacheHome: string;
   cleanup(): void;
 }
 
@@ -39,7 +41,13 @@ export function benchProject(server: ScriptedServer, wire: 'openai' | 'anthropic
   };
   writeFileSync(join(dir, '.cadre', 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   writeFileSync(join(dir, 'small.txt'), 'a small file\nof three\nlines\n');
-  return { root, dir, configDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    dir,
+    configDir,
+    cacheHome: join(root, 'cache'),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 export interface TimedRun {
@@ -66,15 +74,21 @@ export function timedNode(args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 }
 
 /**
- * `cadre <args>` in `project`, with nothing from the user's own configuration or keys. With `rss`, the
- * process also reports its peak resident memory (a separate run from the timed ones: the preload costs).
+ * `cadre <args>` in `project`, with nothing from the user's own configuration, keys or caches. With `rss`,
+ * the process also reports its peak resident memory (a separate run from the timed ones: the preload
+ * costs); `cacheHome` replaces the project's cache directory (an empty one: a run without a code cache).
  */
 export async function timedCadre(
   project: BenchProject,
   args: string[],
-  options: { rss?: boolean } = {},
+  options: { rss?: boolean; cacheHome?: string } = {},
 ): Promise<TimedRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CADRE_CONFIG_DIR: project.configDir };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    CADRE_CONFIG_DIR: project.configDir,
+    XDG_CACHE_HOME: options.cacheHome ?? project.cacheHome,
+  };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
   const rssFile = join(project.root, 'max-rss.txt');

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { startScriptedServer } from '../src/provider/scripted/server.js';
 import { benchProject, median, type Spread, spread, timedCadre, timedNode } from './cli-run.js';
 
@@ -9,6 +10,12 @@ export interface ColdStartResult {
   exitMs: Spread;
   /** Spawn to exit of `node -e 0`, in the same run. */
   nodeMs: Spread;
+  /**
+   * Spawn to exit of `cadre -p hi` without a code cache (the first run after an install or upgrade, which
+   * compiles everything and writes the cache as it exits), interleaved with the others.
+   */
+  uncachedExitMs: Spread;
+  uncachedExitRatio: number;
   /** Each run's cadre wall time over the `node -e 0` run next to it (median of the ratios). */
   firstRequestRatio: number;
   exitRatio: number;
@@ -24,13 +31,16 @@ export async function benchColdStart(runs = 12): Promise<ColdStartResult> {
   const server = await startScriptedServer({ rules: [{ turns: [{ text: 'hi' }] }] });
   const project = benchProject(server);
   try {
-    // One unmeasured run creates the session database, as on any machine that has run cadre before.
+    // One unmeasured run creates the session database and the code cache, as on any machine that has run
+    // cadre before.
     await timedCadre(project, ['-p', 'hi']);
     const firstRequest: number[] = [];
     const exit: number[] = [];
     const node: number[] = [];
     const firstRatios: number[] = [];
     const exitRatios: number[] = [];
+    const uncached: number[] = [];
+    const uncachedRatios: number[] = [];
     for (let i = 0; i < runs; i++) {
       const base = await timedNode(['-e', '0'], project.dir, process.env);
       const before = server.requests.length;
@@ -43,6 +53,9 @@ export async function benchColdStart(runs = 12): Promise<ColdStartResult> {
       exit.push(run.exitedAt - run.spawnedAt);
       firstRatios.push((first.startedAt - run.spawnedAt) / nodeMs);
       exitRatios.push((run.exitedAt - run.spawnedAt) / nodeMs);
+      const fresh = await timedCadre(project, ['-p', 'hi'], { cacheHome: join(project.root, `empty-${i}`) });
+      uncached.push(fresh.exitedAt - fresh.spawnedAt);
+      uncachedRatios.push((fresh.exitedAt - fresh.spawnedAt) / nodeMs);
     }
     const rss: number[] = [];
     for (let i = 0; i < 3; i++)
@@ -52,6 +65,8 @@ export async function benchColdStart(runs = 12): Promise<ColdStartResult> {
       firstRequestMs: spread(firstRequest),
       exitMs: spread(exit),
       nodeMs: spread(node),
+      uncachedExitMs: spread(uncached),
+      uncachedExitRatio: median(uncachedRatios),
       firstRequestRatio: median(firstRatios),
       exitRatio: median(exitRatios),
       peakRssMb: median(rss),

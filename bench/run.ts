@@ -78,6 +78,20 @@ const GROUPS: Record<string, Group> = {
         value: cold.firstRequestRatio,
         unit: 'x',
       },
+      {
+        ...ms(
+          `cold: cadre -p hi without a code cache (first run), spawn to exit (${cold.runs} runs, interleaved)`,
+          cold.uncachedExitMs.median,
+        ),
+        key: 'cold.uncached_exit_ms',
+        note: spread(cold.uncachedExitMs),
+      },
+      {
+        key: 'cold.uncached_exit_ratio',
+        name: '  cadre -p hi without a code cache to exit / node -e 0',
+        value: cold.uncachedExitRatio,
+        unit: 'x',
+      },
       mib('cold.peak_rss_mib', 'peak RSS of cadre -p hi', cold.peakRssMb, 90),
     );
   },

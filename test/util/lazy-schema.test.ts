@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { config, z } from 'zod';
 import { lazySchema } from '../../src/util/lazy-schema.js';
 
 /** A schema built through `lazySchema`, counting its builds. */
@@ -45,6 +45,23 @@ describe('lazySchema', () => {
     expect(z.toJSONSchema(z.object({ s: schema }))).toMatchObject({
       properties: { s: { type: 'string', minLength: 2 } },
     });
+  });
+
+  it("builds under zod's jitless setting and leaves the setting as it was, a failed build included", () => {
+    const before = config().jitless;
+    let during: boolean | undefined;
+    const schema = lazySchema(() => {
+      during = config().jitless;
+      return z.object({ name: z.string() });
+    });
+    expect(schema.parse({ name: 'a', extra: 1 })).toEqual({ name: 'a' });
+    expect(during).toBe(true);
+    expect(config().jitless).toBe(before);
+    const broken = lazySchema((): z.ZodString => {
+      throw new Error('cannot build');
+    });
+    expect(() => broken.parse('x')).toThrow('cannot build');
+    expect(config().jitless).toBe(before);
   });
 
   it('serves recursive schemas that refer to themselves through z.lazy', () => {

@@ -15,6 +15,9 @@ const PLAIN_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['HEAD', 'commondir', '
  */
 const JOB_ADMIN_ENTRIES: ReadonlySet<string> = new Set(['logs', 'ORIG_HEAD', 'COMMIT_EDITMSG', 'FETCH_HEAD']);
 
+/** Git's empty tree, which every repository has without storing it. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
 /** A checkout a worker made for one job, and the store it belongs to. */
 export interface JobCheckout {
   path: string;
@@ -88,6 +91,23 @@ export class WorkerRepo {
   }
 
   /**
+   * The pool made before any job comes: `spare` worktrees at an empty commit of the store's own (never
+   * pushed), so a worker's first jobs, too, start their child at once and switch to their base after its
+   * first model call, instead of fetching and making a worktree first.
+   */
+  async warm(): Promise<void> {
+    const empty = await this.locked(async () => {
+      await this.init();
+      return git(this.store, [
+        ...['-c', 'user.name=cadre worker', '-c', 'user.email=cadre-worker@localhost'],
+        ...['commit-tree', EMPTY_TREE, '-m', 'cadre worker: the empty start of its worktree pool'],
+      ]);
+    });
+    this.replenish({ ref: '', sha: empty });
+    await this.settled();
+  }
+
+  /**
    * Only what the store lacks: a fleet's items share their base commit, fetched by the first of them.
    * Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
    */
@@ -157,9 +177,9 @@ export class WorkerRepo {
      */
     after: Promise<unknown> = Promise.resolve(),
   ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
-    const index = this.idleIndex(base.sha);
-    if (!retried && index >= 0) {
-      const idle = this.idle.splice(index, 1)[0] as Idle;
+    // One being made ready (a finished job's, a spare) is waited for: the child still starts before the switch.
+    const idle = retried ? undefined : await this.takeIdle(base.sha);
+    if (idle) {
       const ready = after
         .then(() => this.startOf(base, branch, false))
         .then(

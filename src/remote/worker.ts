@@ -129,7 +129,18 @@ export class CadreWorker {
       });
       await this.mcp.ready;
     }
+    // The repository this worker accepts gets its worktree pool now (while the libraries load): a first
+    // job does not make one.
+    const repository = options.loaded.config.workers?.repository;
+    const warming = repository
+      ? this.repo(repository)
+          .warm()
+          .catch((error: Error) =>
+            options.log(`cannot prepare worktrees for ${repository}: ${error.message}`),
+          )
+      : undefined;
     this.libs = await loadQueueLibraries();
+    await warming;
     this.commands = connect(this.libs, options.redis, true);
     await ready(this.commands);
     const connection = connect(this.libs, options.redis, true);

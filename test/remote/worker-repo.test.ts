@@ -114,6 +114,37 @@ describe('WorkerRepo', () => {
     expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('warmed, a first job takes a pooled worktree at once and is switched to its base after `after`', async () => {
+    const { repository, cache, sha, base } = shared();
+    const repo = new WorkerRepo(cache, repository, 2);
+    await repo.warm();
+    const worktrees = () => git(repo.store, 'worktree', 'list', '--porcelain');
+    // Two empty worktrees and no fetch yet: the store lacks the job's commit.
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
+    expect(gitRunCode(repo.store, 'cat-file', '-e', `${sha}^{commit}`)).not.toBe(0);
+    let answered!: () => void;
+    const after = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const placed = await repo.place('j1', base, 'cadre-task-1', false, after);
+    expect(existsSync(join(placed.path, 'a.txt'))).toBe(false);
+    answered();
+    const made = await placed.ready;
+    expect(made.path).toBe(placed.path);
+    expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-1');
+    expect(git(made.path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(readFileSync(join(made.path, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(git(made.path, 'status', '--porcelain', '--ignored')).toBe('');
+    // Released, it goes back to the job's base, not to the empty start.
+    await repo.release(made);
+    await repo.settled();
+    const next = await repo.place('j2', base, undefined, false);
+    expect(git(next.path, 'rev-parse', 'HEAD')).toBe(sha);
+    await repo.release(await next.ready);
+    await repo.close();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
+  });
+
   it('places a job in an idle worktree at once, switched to its branch by the time `ready` settles', async () => {
     const { repository, cache, sha, base } = shared();
     const repo = new WorkerRepo(cache, repository);

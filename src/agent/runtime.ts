@@ -803,8 +803,8 @@ export class AgentRuntime {
         // Failures are left to the tool's first call to report.
         for (const tool of warms) tool.warm?.().catch(() => undefined);
         warmNodeInternals().catch(() => undefined);
-        // Each tool's input schema is built, and its parser compiled, by its first use: a first call's turn
-        // would pay for it. The (failing) parse of an empty input does both.
+        // Each tool's input schema is built by its first use, which a first call's turn would pay for: the
+        // (failing) parse of an empty input builds it and runs its parser's code once.
         for (const tool of this.tools) tool.schema.safeParse({});
       },
       PARSER_WARM_DELAY_MS,

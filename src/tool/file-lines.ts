@@ -1,5 +1,9 @@
-import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+
+/** Where lines are read from: a FileHandle, or a file already read whole (read.ts). */
+export interface ChunkSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
 
 /** Bytes read per call, as a file read stream does. */
 export const LINE_CHUNK_BYTES = 64 * 1024;
@@ -14,7 +18,7 @@ const LINE_END = /\r\n|\n|\r/g;
  * read took a dozen thread-pool round trips).
  */
 export async function forEachLine(
-  handle: FileHandle,
+  handle: ChunkSource,
   first: Uint8Array,
   onLine: (line: string) => boolean,
   chunkBytes = LINE_CHUNK_BYTES,

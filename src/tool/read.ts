@@ -2,12 +2,12 @@ import { type FileHandle, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { lazySchema } from '../util/lazy-schema.js';
 import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
-import { forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
+import { type ChunkSource, forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
-import { openChecked } from './write-checked.js';
+import { openChecked, readSmallChecked } from './write-checked.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LIMIT = 10_000;
@@ -40,8 +40,28 @@ interface Page {
   stoppedForSize: boolean;
 }
 
+/** What the tool reads through: an open FileHandle, or a small file already read whole (bufferSource). */
+interface ReadSource extends ChunkSource {
+  stat(): Promise<{ size: number; isDirectory(): boolean }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A file of at most one chunk, read whole on cadre's thread (readSmallChecked, issue 17: through the
+ * thread pool its open, check, stat, reads and close were six round trips), served as the handle would.
+ */
+function bufferSource({ bytes, size }: { bytes: Buffer; size: number }): ReadSource {
+  return {
+    stat: async () => ({ size, isDirectory: () => false }),
+    read: async (buffer, offset, length, position) => ({
+      bytesRead: position >= bytes.length ? 0 : bytes.copy(buffer, offset, position, position + length),
+    }),
+    close: async () => {},
+  };
+}
+
 async function readPage(
-  handle: FileHandle,
+  handle: ChunkSource,
   head: Uint8Array,
   first: number,
   limit: number,
@@ -86,7 +106,7 @@ function isDirectoryRefusal(shownPath: string): { refusal: string } {
 
 /** The file's size and opening bytes (its first chunk), or why it is not shown. */
 async function inspect(
-  handle: FileHandle,
+  handle: ReadSource,
   shownPath: string,
 ): Promise<{ size: number; head: Uint8Array } | { refusal: string }> {
   const info = await handle.stat();
@@ -125,7 +145,8 @@ export function createReadTool(root: string): Tool<ReadInput> {
     async execute(input) {
       const absolute = resolveToolPath(root, input.path);
       const shownPath = displayPath(root, absolute);
-      const handle = await openForRead(absolute, shownPath);
+      const small = readSmallChecked(absolute, LINE_CHUNK_BYTES);
+      const handle = small ? bufferSource(small) : await openForRead(absolute, shownPath);
       if ('refusal' in handle) return fail(handle.refusal);
       let page: Page;
       const first = input.offset ?? 1;

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPermissionGate } from '../../src/permission/gate.js';
@@ -51,6 +53,24 @@ describe('readChecked', () => {
     renameSync(join(project.root, 'dir'), join(project.root, 'moved'));
     symlinkSync(project.outside, join(project.root, 'dir'));
     await expect(readChecked(target)).rejects.toThrow(/changed after it was checked/);
+  });
+
+  it('reads a file too large to read on cadre’s thread whole, through the thread pool', async () => {
+    const text = 'x'.repeat(1024 * 1024 + 7);
+    project = makeProject({ 'big.txt': text });
+    expect((await readChecked(join(project.root, 'big.txt'))).toString()).toBe(text);
+  });
+
+  it('reads a FIFO once a writer comes, as a blocking read does, and fails on a directory as before', async () => {
+    project = makeProject({ 'dir/a.txt': 'a' });
+    const fifo = join(project.root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reading = readChecked(fifo);
+    const writer = await open(fifo, 'w');
+    await writer.writeFile('through the pipe');
+    await writer.close();
+    expect((await reading).toString()).toBe('through the pipe');
+    await expect(readChecked(join(project.root, 'dir'))).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });
 

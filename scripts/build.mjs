@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { modesAsScripts } from './mode-scripts.mjs';
+import { buildScriptLoader, bundlesAsScripts } from './mode-scripts.mjs';
 
 const STALE_CHUNK_MS = 15 * 60 * 1000;
 
@@ -201,12 +201,18 @@ const modeOutputs = Object.entries(MODES).map(([name, entry], i) => ({
   entry,
   metafile: modes[i].metafile,
 }));
-const modeStubs = await modesAsScripts({
-  modes: modeOutputs.filter(({ name }) => SCRIPT_MODES.includes(name)),
-  others: modeOutputs.filter(({ name }) => !SCRIPT_MODES.includes(name)),
-  dir: join(staging, 'modes'),
+const scriptLoader = await buildScriptLoader(join(staging, 'modes'));
+const asScripts = {
   banner: nodeBundle.banner.js,
   version: JSON.parse(readFileSync('package.json', 'utf8')).version,
+};
+const modeStubs = await bundlesAsScripts({
+  ...asScripts,
+  bundles: modeOutputs.filter(({ name }) => SCRIPT_MODES.includes(name)),
+  others: modeOutputs.filter(({ name }) => !SCRIPT_MODES.includes(name)),
+  dir: join(staging, 'modes'),
+  loader: scriptLoader,
+  stubName: (name, bundle) => `${name}-${bundle.slice(0, 8)}.mjs`,
 });
 /** Each mode's import in main.ts, as the path of its entry (hashed, so an older cli.js keeps its own). */
 const modePaths = new Map(
@@ -227,12 +233,26 @@ const modesExternal = {
   },
 };
 
+/**
+ * The CLI itself is a script bundle too (`cli-<hash>.js` and `dist/chunks`), with its own code cache;
+ * `cli.js` is its stub, which `bin/cadre.js` imports.
+ */
 const cli = build({
   ...nodeBundle,
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: staging,
+  entryNames: '[name]-[hash]',
+  metafile: true,
   plugins: [modesExternal, ...nodeBundle.plugins],
-});
+}).then(({ metafile }) =>
+  bundlesAsScripts({
+    ...asScripts,
+    bundles: [{ name: 'cli', entry: 'src/cli/main.ts', metafile }],
+    dir: staging,
+    loader: `modes/${scriptLoader}`,
+    stubName: () => 'cli.js',
+  }),
+);
 
 // No CDN: everything the page uses is in these files, so it works offline.
 const page = build({
@@ -294,6 +314,12 @@ for (const dir of moduleFolders) {
   const files = readdirSync(join(staging, dir), { withFileTypes: true }).filter((entry) => entry.isFile());
   swapIn(join(staging, dir), join('dist', dir), new Set(files.map((entry) => entry.name)));
 }
-for (const name of ['package.json', 'cli.js.map', 'cli.js'])
+// The CLI's script beside the older ones (a running cadre may still load its own), its stub last.
+const cliScripts = readdirSync(staging).filter((name) => /^cli-\w+\.js$/.test(name));
+for (const name of readdirSync('dist'))
+  if (/^cli-\w+\.js$/.test(name) && Date.now() - statSync(join('dist', name)).mtimeMs > STALE_CHUNK_MS)
+    rmSync(join('dist', name));
+rmSync(join('dist', 'cli.js.map'), { force: true });
+for (const name of ['package.json', ...cliScripts, 'cli.js'])
   renameSync(join(staging, name), join('dist', name));
 rmSync(staging, { recursive: true, force: true });

@@ -53,25 +53,8 @@ async function toScript(file, output, banner) {
   return `(function(exports,require,module,__cadreUrl,__cadreImport){"use strict";${result.code}\n})`;
 }
 
-/**
- * Converts the modes' files in `dir` (their source maps, which no longer match, are removed) and writes the
- * loader and one stub per mode. Returns each mode's stub file name by mode name; `others` stay ES modules.
- */
-export async function modesAsScripts({ modes, others, dir, banner, version }) {
-  await init;
-  const graphs = modes.map(({ metafile, entry }) => ({ metafile, ...modeFiles(metafile, entry) }));
-  // A file both modes share (same content, same hashed name) cannot be a script for one and a module for the other.
-  const modules = new Set(others.flatMap(({ metafile, entry }) => modeFiles(metafile, entry).files));
-  const shared = graphs.flatMap(({ files }) => files).find((file) => modules.has(file));
-  if (shared) throw new Error(`${shared} is in a script mode and an ES module mode`);
-  const scripts = new Map();
-  for (const { metafile, files } of graphs)
-    for (const file of files)
-      if (!scripts.has(file)) scripts.set(file, await toScript(file, metafile.outputs[file], banner));
-  for (const [file, script] of scripts) {
-    writeFileSync(file, script);
-    rmSync(`${file}.map`, { force: true });
-  }
+/** Bundles src/util/script-modules.ts into `dir`; returns the file's name. */
+export async function buildScriptLoader(dir) {
   const loader = await build({
     entryPoints: { 'script-loader': 'src/util/script-modules.ts' },
     outdir: dir,
@@ -84,25 +67,51 @@ export async function modesAsScripts({ modes, others, dir, banner, version }) {
     metafile: true,
     logLevel: 'warning',
   });
-  const loaderName = basename(Object.keys(loader.metafile.outputs).find((path) => path.endsWith('.js')));
+  return basename(Object.keys(loader.metafile.outputs).find((path) => path.endsWith('.js')));
+}
+
+/**
+ * Converts the files of `bundles` (each `{ name, entry, metafile }`, all written to `dir`) to scripts in
+ * place, removing their source maps (which no longer match), and writes each bundle's ES module stub:
+ * `stubName(name, digest)` in `dir`, importing the loader at `loader` (relative to `dir`). The stub lists
+ * the bundle's files, so only they load as scripts. Returns each stub's file name by bundle name. `others`
+ * are bundles in the same folder that stay ES modules.
+ */
+export async function bundlesAsScripts({ bundles, others = [], dir, banner, version, loader, stubName }) {
+  await init;
+  const graphs = bundles.map(({ metafile, entry }) => ({ metafile, ...modeFiles(metafile, entry) }));
+  // A file two bundles share (same content, same hashed name) cannot be a script for one and a module for the other.
+  const modules = new Set(others.flatMap(({ metafile, entry }) => modeFiles(metafile, entry).files));
+  const shared = graphs.flatMap(({ files }) => files).find((file) => modules.has(file));
+  if (shared) throw new Error(`${shared} is in a script bundle and an ES module bundle`);
+  const scripts = new Map();
+  for (const { metafile, files } of graphs)
+    for (const file of files)
+      if (!scripts.has(file)) scripts.set(file, await toScript(file, metafile.outputs[file], banner));
+  for (const [file, script] of scripts) {
+    writeFileSync(file, script);
+    rmSync(`${file}.map`, { force: true });
+  }
   const stubs = new Map();
-  modes.forEach(({ name }, i) => {
+  bundles.forEach(({ name }, i) => {
     const { metafile, start, files } = graphs[i];
+    const names = files.map((file) => relative(dir, file)).sort();
     const digest = createHash('sha256');
-    for (const file of [...files].sort()) digest.update(`${relative(dir, file)}\0${scripts.get(file)}\0`);
+    for (const file of names) digest.update(`${file}\0${scripts.get(join(dir, file))}\0`);
     const bundle = digest.digest('hex').slice(0, 16);
-    const names = metafile.outputs[start].exports;
-    const exported = names.filter((n) => n !== 'default');
+    const exports = metafile.outputs[start].exports;
+    const exported = exports.filter((n) => n !== 'default');
+    const args = [name, relative(dir, start), bundle, version, names].map((value) => JSON.stringify(value));
     const stub = [
-      `import { loadModeScripts } from './${loaderName}';`,
-      `const mode = loadModeScripts(import.meta.url, ${JSON.stringify(name)}, ${JSON.stringify(relative(dir, start))}, '${bundle}', ${JSON.stringify(version)});`,
+      `import { loadModeScripts } from './${loader}';`,
+      `const mode = loadModeScripts(import.meta.url, ${args.join(', ')});`,
       ...(exported.length > 0 ? [`export const { ${exported.join(', ')} } = mode;`] : []),
-      ...(names.includes('default') ? ['export default mode.default;'] : []),
+      ...(exports.includes('default') ? ['export default mode.default;'] : []),
       '',
     ].join('\n');
-    const stubName = `${name}-${bundle.slice(0, 8)}.mjs`;
-    writeFileSync(join(dir, stubName), stub);
-    stubs.set(name, stubName);
+    const file = stubName(name, bundle);
+    writeFileSync(join(dir, file), stub);
+    stubs.set(name, file);
   });
   return stubs;
 }

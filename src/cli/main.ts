@@ -226,4 +226,6 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
+// Not awaited at the top level: the bundle is loaded as a script (scripts/build.mjs), which cannot; `main`
+// handles its own errors.
+void main(process.argv);

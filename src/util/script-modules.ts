@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { type CodeCacheLocation, codeCacheLocation, readCodeCache, writeCodeCache } from './code-cache.js';
@@ -18,8 +18,10 @@ import { type CodeCacheLocation, codeCacheLocation, readCodeCache, writeCodeCach
  * and only when some file had no usable cache.
  */
 export interface ScriptModulesOptions {
-  /** The folder of the bundle's files: a relative path resolved into it is one of them. */
+  /** The folder of the bundle's files. */
   root: string;
+  /** The bundle's files, relative to `root`: only they load as scripts. */
+  files: readonly string[];
   cache: CodeCacheLocation;
 }
 
@@ -40,11 +42,13 @@ export class ScriptModules {
   private readonly failures = new Map<string, unknown>();
   private readonly scripts = new Map<string, Script>();
   private readonly cached: Map<string, Buffer>;
+  private readonly files: ReadonlySet<string>;
   /** The files compiled without a usable cache (none, or one V8 rejected): the caches are written at exit. */
   readonly compiledFromSource: string[] = [];
 
   constructor(private readonly options: ScriptModulesOptions) {
     this.cached = readCodeCache(options.cache);
+    this.files = new Set(options.files.map((file) => join(options.root, file)));
   }
 
   /** Writes the caches at process exit when this run compiled something the cache did not hold. */
@@ -101,7 +105,7 @@ export class ScriptModules {
   private inBundle(from: string, specifier: string): string | undefined {
     if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
     const path = resolve(dirname(from), specifier);
-    return path.startsWith(this.options.root + sep) ? path : undefined;
+    return this.files.has(path) ? path : undefined;
   }
 }
 
@@ -115,8 +119,9 @@ export function loadModeScripts(
   entry: string,
   bundle: string,
   version: string,
+  files: readonly string[],
 ): object {
   const root = dirname(fileURLToPath(stubUrl));
   const cache = codeCacheLocation(process.env, mode, bundle, version);
-  return new ScriptModules({ root, cache }).saveAtExit().load(join(root, entry));
+  return new ScriptModules({ root, files, cache }).saveAtExit().load(join(root, entry));
 }

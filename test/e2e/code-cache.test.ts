@@ -31,7 +31,7 @@ function cacheFiles(cacheHome: string): string[] {
   return readdirSync(dir).map((name) => join(dir, name));
 }
 
-describe('the V8 code cache of the mode bundles (issue 17)', () => {
+describe('the V8 code cache of the CLI and mode bundles (issue 17)', () => {
   it('is written by the first run, used unchanged by the next, and rewritten when corrupt', async () => {
     const server = await scriptedServer(script().rule().text('hi there'));
     const project = servedProject(server);
@@ -40,9 +40,13 @@ describe('the V8 code cache of the mode bundles (issue 17)', () => {
 
     const first = await run();
     expect([first.code, first.stdout, first.stderr]).toEqual([0, 'hi there\n', '']);
-    const [file] = cacheFiles(cacheHome);
-    expect(file).toMatch(/[\\/]headless-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/);
-    expect(cacheFiles(cacheHome)).toHaveLength(1);
+    // One file for the CLI's own bundle, one for the mode it ran.
+    const files = cacheFiles(cacheHome).sort();
+    expect(files).toEqual([
+      expect.stringMatching(/[\\/]cli-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/),
+      expect.stringMatching(/[\\/]headless-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/),
+    ]);
+    const file = files[1];
     // Signed with a key in the config directory, which sandboxed commands cannot see.
     expect(existsSync(join(project.configDir, 'code-cache.key'))).toBe(true);
     const written = readFileSync(file);
@@ -66,6 +70,22 @@ describe('the V8 code cache of the mode bundles (issue 17)', () => {
     await run();
     expectKeptOrGrown(rewritten, readFileSync(file));
     expect(server.requests).toHaveLength(4);
+  });
+
+  it('serves cadre acp the same way', async () => {
+    const server = await scriptedServer(script().rule().text('hi there'));
+    const project = servedProject(server);
+    const cacheHome = project.path('.cache-home');
+    for (let i = 0; i < 2; i++) {
+      // An editor that closes standard input at once: the server ends, as it does when the editor quits.
+      const run = await cadreIn(project, ['acp'], { stdin: '', env: { XDG_CACHE_HOME: cacheHome } });
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, '', '']);
+    }
+    expect(
+      cacheFiles(cacheHome)
+        .map((file) => file.replace(/.*[\\/]/, '').split('-')[0])
+        .sort(),
+    ).toEqual(['acp', 'cli']);
   });
 
   it('is skipped silently where the cache directory cannot be made', async () => {

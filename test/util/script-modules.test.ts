@@ -39,9 +39,10 @@ function bundle(): { root: string; entry: string } {
       'const s=require("./chunks/shared.js");const {join}=require("node:path");' +
         'exports.make=()=>new s.Shared();exports.lazy=()=>__cadreImport("./chunks/lazy.js");' +
         'exports.builtin=()=>__cadreImport("node:path");exports.joined=join("a","b");' +
-        'exports.fail=()=>require("./chunks/throws.js");',
+        'exports.fail=()=>require("./chunks/throws.js");exports.native=()=>__cadreImport("./chunks/native.mjs");',
     ),
   );
+  writeFileSync(join(root, 'chunks', 'native.mjs'), 'export const native = import.meta.url;\n');
   writeFileSync(
     join(root, 'chunks', 'throws.js'),
     script('globalThis.__ran=(globalThis.__ran??0)+1;throw new Error("boom");'),
@@ -54,8 +55,10 @@ function location(name = `cache-${++counter}`, version = '1.0.0'): CodeCacheLoca
   return codeCacheLocation(env, 'headless', 'abc123', version);
 }
 
+const FILES = ['entry.js', 'chunks/shared.js', 'chunks/lazy.js', 'chunks/throws.js'];
+
 function run(root: string, entry: string, cache: CodeCacheLocation) {
-  const modules = new ScriptModules({ root, cache });
+  const modules = new ScriptModules({ root, files: FILES, cache });
   const exports = modules.load(entry) as Record<string, () => unknown> & { joined: string };
   return { modules, exports };
 }
@@ -68,6 +71,8 @@ describe('mode bundles loaded as scripts (issue 17)', () => {
     const lazy = (await exports.lazy()) as { isShared(x: unknown): boolean };
     expect(lazy.isShared(exports.make())).toBe(true);
     expect(((await exports.builtin()) as { join: unknown }).join).toBe(join);
+    // A file beside the bundle's but not one of them is an ES module, imported by Node from the file's place.
+    expect(((await exports.native()) as { native: string }).native).toMatch(/\/chunks\/native\.mjs$/);
     expect(() => exports.fail()).toThrow('boom');
     // Evaluated once: the second import throws the same error without running the file again.
     expect(() => exports.fail()).toThrow('boom');

@@ -38,7 +38,7 @@ const HOSTILE = [
   'mv README.md ../outside/moved.txt',
 ];
 
-/** Every file under `dir` with its content, except under `skip` (the project, cadre's own config dir). */
+/** Every file under `dir` with its content, except under `skip` (the project, cadre's own config and cache dirs). */
 function snapshot(dir: string, skip: string[]): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (at: string, prefix: string) => {
@@ -65,6 +65,8 @@ describe('hostile commands under --yes with the sandbox off', () => {
     const outside = join(world, 'outside');
     const home = join(world, 'home');
     const configDir = join(world, 'config');
+    // cadre's own caches (the code cache) go beside its config dir, so home holds only what a command did.
+    const cacheDir = join(world, 'cache');
     for (const dir of [join(project, '.cadre'), outside, home, configDir])
       mkdirSync(dir, { recursive: true });
     writeFileSync(join(project, 'README.md'), '# demo\n');
@@ -76,10 +78,10 @@ describe('hostile commands under --yes with the sandbox off', () => {
     writeFileSync(join(outside, 'keep.txt'), 'original\n');
     writeFileSync(join(home, '.bashrc'), '# rc\n');
 
-    const before = snapshot(world, ['project', 'config']);
+    const before = snapshot(world, ['project', 'config', 'cache']);
     const run = await runCadre(['-p', 'attack', '--yes'], {
       cwd: project,
-      env: { CADRE_CONFIG_DIR: configDir, HOME: home },
+      env: { CADRE_CONFIG_DIR: configDir, HOME: home, XDG_CACHE_HOME: cacheDir },
     });
     expect(run.code, run.stderr).toBe(0);
     const results = toolResults(server.requests.at(-1) ?? server.requests[0]).map((m) => m.text);
@@ -87,6 +89,6 @@ describe('hostile commands under --yes with the sandbox off', () => {
     results.forEach((text, index) => {
       expect(text, HOSTILE[index]).toMatch(/^Permission denied/);
     });
-    expect(snapshot(world, ['project', 'config'])).toEqual(before);
+    expect(snapshot(world, ['project', 'config', 'cache'])).toEqual(before);
   });
 });

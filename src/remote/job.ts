@@ -19,8 +19,12 @@ export interface JobSpec {
   version: string;
   /** The shared repository, compared exactly with the worker's `workers.repository`. */
   repository: string;
-  /** The checkout: the base ref the root pushed, its commit, and a writer's own branch. */
-  base?: { ref: string; sha: string };
+  /**
+   * The checkout: the base ref the root pushes, its commit, and a writer's own branch. `announced`: the
+   * ref was still being pushed when the job went to the queue, and the root says on the reply channel
+   * (`base`) once it is there; a worker that lacks the commit fetches it only then.
+   */
+  base?: { ref: string; sha: string; announced?: boolean };
   branch?: string;
   /** `confining`: the child runs tools, so the worker must have a working OS sandbox. */
   sandbox: { required: 'confining' | 'none'; network: boolean; readOnly: boolean };

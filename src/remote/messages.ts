@@ -39,4 +39,6 @@ export type RootMessage =
   | { k: 'answer'; askId: string; answer: AskAnswer }
   /** The scheduler's decision on a `claim`: granted, or why not (a claim deadlock ends the task). */
   | { k: 'claimed'; id: string; error?: string; deadlock?: boolean }
-  | { k: 'cancel'; reason: string };
+  | { k: 'cancel'; reason: string }
+  /** The job's base ref is in the shared repository (for a job whose base is `announced`). */
+  | { k: 'base' };

@@ -88,25 +88,22 @@ export function queueBackend(host: SubagentHost, local: ChildBackend, settings: 
       return local.run(child, prepared, signal, lease, onDeadlock);
     }
     const commit = base.base;
-    const pushing = commit ? bases.acquire(commit.top, commit.sha) : Promise.resolve(undefined);
-    pushing.catch(() => undefined);
+    // The job goes to the queue while its base ref is pushed: the worker fetches it once it is there.
+    const claim = commit && bases.take(commit.top, commit.sha);
     const unreachable = await linking;
     if (unreachable !== undefined) {
-      if (commit)
-        await pushing.then(
-          () => dropBase(bases, commit, warn),
-          () => undefined,
-        );
+      if (commit) await dropBase(bases, commit, warn);
       if (settings.fallback !== 'local') throw new Error(`${unreachable}; the task was not run`);
       warn(`${unreachable}; task ${child.task.id} runs locally (fallback: local)`);
       dispatched();
       return local.run(child, prepared, signal, lease, onDeadlock);
     }
     try {
-      const ref = await pushing;
       const queue = { link, bases, settings, dispatched, quiet: () => dispatches.quiet() };
       const job: RemoteJob =
-        ref && commit ? { id: ref.id, base: { ...commit, ref: ref.ref } } : { id: randomUUID() };
+        claim && commit
+          ? { id: claim.id, base: { ...commit, ref: claim.ref, pushed: claim.pushed, landed: claim.landed } }
+          : { id: randomUUID() };
       return await runRemote(host, queue, child, prepared, job, signal, lease, onDeadlock);
     } finally {
       link.release();
@@ -174,7 +171,12 @@ function jobSpec(
     expiresAt: Date.now() + settings.pickupTimeoutMs + 3 * settings.stalledAfterMs + timeoutSecs * 1000,
     version: CADRE_VERSION,
     repository: settings.repository ?? '',
-    base: job.base && { ref: job.base.ref, sha: job.base.sha },
+    base: job.base && {
+      ref: job.base.ref,
+      sha: job.base.sha,
+      // Still being pushed: the worker fetches it only once the root says it is there.
+      ...(job.base.landed() ? {} : { announced: true }),
+    },
     branch: prepared.worktree?.branch,
     sandbox: {
       required: task.tier === 'toolless' ? 'none' : 'confining',
@@ -196,10 +198,10 @@ function jobSpec(
   };
 }
 
-/** A job's id and the base ref the root pushed for it (none for a toolless child). */
+/** A job's id and the base ref the root pushes for it (none for a toolless child). */
 interface RemoteJob {
   id: string;
-  base?: { top: string; sha: string; ref: string };
+  base?: { top: string; sha: string; ref: string; pushed: Promise<void>; landed(): boolean };
 }
 
 /** What one remote task uses of the backend. */
@@ -377,6 +379,16 @@ async function runRemote(
         removeOnFail: { age: 24 * 3600 },
       });
       dispatched();
+      // The base ref was still on its way: the worker hears once it is there; a failed push fails the job.
+      if (spec.base?.announced)
+        job.base?.pushed.then(
+          () => reply({ k: 'base' }),
+          (error: Error) => {
+            link.abandon(spec.id);
+            void reply({ k: 'cancel', reason: error.message });
+            finish({ failed: error.message });
+          },
+        );
       let last = '0';
       while (!settled) {
         const read = (await reader

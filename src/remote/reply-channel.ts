@@ -13,12 +13,22 @@ export class ReplyChannel {
   private readonly claims = new Map<string, (decision: { error?: string; deadlock?: boolean }) => void>();
   private claimCount = 0;
   private stopped = false;
+  private baseArrived!: { resolve(): void; reject(error: Error): void };
+  /**
+   * Settles once the root says the job's base ref is in the shared repository (an `announced` base);
+   * rejects when the job is cancelled or ends first.
+   */
+  readonly based = new Promise<void>((resolve, reject) => {
+    this.baseArrived = { resolve, reject };
+  });
 
   constructor(
     private readonly client: Redis,
     private readonly key: string,
     private readonly onCancel: (reason: string) => void,
-  ) {}
+  ) {
+    this.based.catch(() => undefined);
+  }
 
   start(): void {
     void this.read();
@@ -27,6 +37,7 @@ export class ReplyChannel {
   stop(): void {
     this.stopped = true;
     this.client.disconnect();
+    this.baseArrived.reject(new Error('the task ended before its base was pushed'));
     for (const settle of this.waiting.values())
       settle({ kind: 'deny_feedback', feedback: 'the task ended before the root answered' });
     for (const settle of this.claims.values()) settle({ error: 'the task ended before the root answered' });
@@ -48,7 +59,11 @@ export class ReplyChannel {
           const m = message as RootMessage | null;
           if (m?.k === 'answer') this.waiting.get(m.askId)?.(m.answer);
           else if (m?.k === 'claimed') this.claims.get(m.id)?.(m);
-          else if (m?.k === 'cancel') this.onCancel(m.reason);
+          else if (m?.k === 'base') this.baseArrived.resolve();
+          else if (m?.k === 'cancel') {
+            this.baseArrived.reject(new Error(m.reason));
+            this.onCancel(m.reason);
+          }
         }
     }
   }

@@ -112,9 +112,13 @@ export class WorkerRepo {
    * Fetched objects need no ref of their own: the worktree's branch or detached HEAD holds them.
    */
   private async have(base: { ref: string; sha: string }): Promise<void> {
-    const present = await gitRun(this.store, ['cat-file', '-e', `${base.sha}^{commit}`]);
-    if (present.code !== 0) await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
+    if (!(await this.contains(base.sha)))
+      await git(this.store, ['fetch', '-q', '--no-tags', this.repository, base.ref]);
     this.known.add(base.sha);
+  }
+
+  private async contains(sha: string): Promise<boolean> {
+    return (await gitRun(this.store, ['cat-file', '-e', `${sha}^{commit}`])).code === 0;
   }
 
   /**
@@ -126,8 +130,9 @@ export class WorkerRepo {
     base: { ref: string; sha: string },
     branch: string | undefined,
     retried: boolean,
+    based?: Promise<void>,
   ): Promise<JobCheckout> {
-    const start = await this.startOf(base, branch, retried);
+    const start = await this.startOf(base, branch, retried, based);
     const idle = await this.takeIdle(start);
     if (idle) {
       const switched = await this.switchTo(idle, base, start, branch);
@@ -138,13 +143,19 @@ export class WorkerRepo {
     return made;
   }
 
-  /** The commit the job starts from, in the store: its base, or what an earlier attempt pushed to its branch. */
+  /**
+   * The commit the job starts from, in the store: its base, or what an earlier attempt pushed to its
+   * branch. A base the store lacks is fetched once `based` settles (its ref may still be on its way),
+   * waited for outside the store's lock.
+   */
   private async startOf(
     base: { ref: string; sha: string },
     branch: string | undefined,
     retried: boolean,
+    based?: Promise<void>,
   ): Promise<string> {
     if (this.known.has(base.sha) && !(branch && retried)) return base.sha;
+    if (based && !(existsSync(join(this.store, 'HEAD')) && (await this.contains(base.sha)))) await based;
     return this.locked(async () => {
       await this.init();
       await this.have(base);
@@ -176,12 +187,14 @@ export class WorkerRepo {
      * each: the job's first model call goes out first).
      */
     after: Promise<unknown> = Promise.resolve(),
+    /** Settles once the job's base ref can be fetched (when the root was still pushing it). */
+    based?: Promise<void>,
   ): Promise<{ path: string; ready: Promise<JobCheckout> }> {
     // One being made ready (a finished job's, a spare) is waited for: the child still starts before the switch.
     const idle = retried ? undefined : await this.takeIdle(base.sha);
     if (idle) {
       const ready = after
-        .then(() => this.startOf(base, branch, false))
+        .then(() => this.startOf(base, branch, false, based))
         .then(
           async (start) => {
             const switched = await this.switchTo(idle, base, start, branch);
@@ -196,7 +209,7 @@ export class WorkerRepo {
         );
       return { path: idle.path, ready };
     }
-    const made = await this.checkout(jobId, base, branch, retried);
+    const made = await this.checkout(jobId, base, branch, retried, based);
     return { path: made.path, ready: Promise.resolve(made) };
   }
 

@@ -336,7 +336,8 @@ export class CadreWorker {
     });
     try {
       if (repo && spec.base) {
-        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, called);
+        const based = spec.base.announced ? replies.based : undefined;
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, called, based);
         root = placed.path;
         ready = placed.ready.then((made) => {
           checkout = made;

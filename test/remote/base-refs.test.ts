@@ -82,6 +82,35 @@ describe('BaseRefs', () => {
     expect(baseRefs(shared)).toBe('');
   });
 
+  it('hands a job its ref at once, while the push that holds it is under way', async () => {
+    const { root, shared, sha } = repos();
+    const { bases, pushes } = recording(shared);
+    const claims = [bases.take(root, sha), bases.take(root, sha)];
+    // Both from the one push under way, not in the shared repository yet.
+    expect(pushes).toHaveLength(1);
+    expect(claims.map((claim) => claim.landed())).toEqual([false, false]);
+    expect(claims[0]?.ref).toBe(`refs/cadre/base/${claims[0]?.id}`);
+    await Promise.all(claims.map((claim) => claim.pushed));
+    expect(claims.map((claim) => claim.landed())).toEqual([true, true]);
+    for (const claim of claims) expect(git(shared, 'rev-parse', claim.ref)).toBe(sha);
+    // The next one is pushed already.
+    const next = bases.take(root, sha);
+    expect(next.landed()).toBe(true);
+    for (let i = 0; i < 3; i++) await bases.release(root, sha);
+    expect(baseRefs(shared)).toBe('');
+  });
+
+  it('a claim whose push fails rejects with git’s reason; released, it drops nothing', async () => {
+    const { root, shared } = repos();
+    const { bases, pushes } = recording(shared);
+    const bad = 'e'.repeat(40);
+    const claim = bases.take(root, bad);
+    await expect(claim.pushed).rejects.toThrow(/^git push/);
+    expect(claim.landed()).toBe(false);
+    await bases.release(root, bad);
+    expect(pushes).toHaveLength(1);
+  });
+
   it('two roots sharing a repository and a commit never touch each other’s refs', async () => {
     const { root, shared, sha } = repos();
     const one = new BaseRefs(shared);

@@ -145,6 +145,39 @@ describe('WorkerRepo', () => {
     expect(worktrees().match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('a base the store lacks is fetched only once `based` says its ref is there', async () => {
+    const { root, repository, cache, sha } = shared();
+    const repo = new WorkerRepo(cache, repository, 1);
+    await repo.warm();
+    let pushed!: () => void;
+    const based = new Promise<void>((resolve) => {
+      pushed = resolve;
+    });
+    const placed = await repo.place(
+      'j2',
+      { ref: 'refs/cadre/base/j2', sha },
+      'cadre-task-2',
+      false,
+      undefined,
+      based,
+    );
+    // The ref is not in the shared repository yet: a worker that fetched now would fail `ready`.
+    const early = await Promise.race([
+      placed.ready.then(
+        () => 'ready',
+        (error: Error) => error.message,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+    ]);
+    expect(early).toBe('waiting');
+    git(root, 'push', '-q', repository, `${sha}:refs/cadre/base/j2`);
+    pushed();
+    const made = await placed.ready;
+    expect(git(made.path, 'rev-parse', 'HEAD')).toBe(sha);
+    await repo.release(made);
+    await repo.close();
+  });
+
   it('places a job in an idle worktree at once, switched to its branch by the time `ready` settles', async () => {
     const { repository, cache, sha, base } = shared();
     const repo = new WorkerRepo(cache, repository);

@@ -83,11 +83,14 @@ export function readCodeCache(location: CodeCacheLocation): Map<string, Buffer> 
   return entries;
 }
 
+/**
+ * The key, made on first use. Never the config directory itself: a command that does not otherwise create
+ * it (`cadre --version` on a new machine) leaves none behind, and the cache waits for a run that does.
+ */
 function secretFor(keyFile: string): Buffer {
   try {
     return readFileSync(keyFile);
   } catch {
-    mkdirSync(resolve(keyFile, '..'), { recursive: true, mode: 0o700 });
     try {
       writeFileSync(keyFile, randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
     } catch (error) {

@@ -1,4 +1,5 @@
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -52,6 +53,7 @@ function bundle(): { root: string; entry: string } {
 
 function location(name = `cache-${++counter}`, version = '1.0.0'): CodeCacheLocation {
   const env = { XDG_CACHE_HOME: join(dir, name), CADRE_CONFIG_DIR: join(dir, `${name}-config`) };
+  mkdirSync(env.CADRE_CONFIG_DIR, { recursive: true });
   return codeCacheLocation(env, 'headless', 'abc123', version);
 }
 
@@ -173,7 +175,7 @@ describe('mode bundles loaded as scripts (issue 17)', () => {
     const blocker = join(dir, `blocker-${++counter}`);
     writeFileSync(blocker, 'a file where a directory should be\n');
     const cache = codeCacheLocation(
-      { XDG_CACHE_HOME: join(blocker, 'cache'), CADRE_CONFIG_DIR: join(dir, `config-${counter}`) },
+      { XDG_CACHE_HOME: join(blocker, 'cache'), CADRE_CONFIG_DIR: dir },
       'headless',
       'abc123',
       '1.0.0',
@@ -181,6 +183,19 @@ describe('mode bundles loaded as scripts (issue 17)', () => {
     const first = run(root, entry, cache);
     expect(() => first.modules.save()).not.toThrow();
     expect(run(root, entry, cache).modules.compiledFromSource).toEqual(['entry.js', 'chunks/shared.js']);
+  });
+
+  it('makes no config directory for its key: the cache waits for a run that made one', () => {
+    const { root, entry } = bundle();
+    const cache = location();
+    const configDir = join(cache.keyFile, '..');
+    rmSync(configDir, { recursive: true, force: true });
+    run(root, entry, cache).modules.save();
+    expect(existsSync(configDir)).toBe(false);
+    expect(existsSync(cache.file)).toBe(false);
+    mkdirSync(configDir);
+    run(root, entry, cache).modules.save();
+    expect(readCodeCache(cache).size).toBe(2);
   });
 
   it("removes this mode's caches of other bundles once they are a day old", () => {

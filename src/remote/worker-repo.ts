@@ -91,11 +91,12 @@ export class WorkerRepo {
   }
 
   /**
-   * The pool made before any job comes: `spare` worktrees at an empty commit of the store's own (never
+   * The pool made before any job comes: `count` worktrees at an empty commit of the store's own (never
    * pushed), so a worker's first jobs, too, start their child at once and switch to their base after its
-   * first model call, instead of fetching and making a worktree first.
+   * first model call, instead of fetching and making a worktree first. A pool as large as busy slots keep
+   * (a worktree for each and the spares) is not added to while the first jobs run.
    */
-  async warm(): Promise<void> {
+  async warm(count = this.spare): Promise<void> {
     const empty = await this.locked(async () => {
       await this.init();
       return git(this.store, [
@@ -103,7 +104,7 @@ export class WorkerRepo {
         ...['commit-tree', EMPTY_TREE, '-m', 'cadre worker: the empty start of its worktree pool'],
       ]);
     });
-    this.replenish({ ref: '', sha: empty });
+    this.replenish({ ref: '', sha: empty }, count);
     await this.settled();
   }
 
@@ -234,9 +235,9 @@ export class WorkerRepo {
     };
   }
 
-  /** Spare worktrees at the job's base, made in the background up to `spare`. */
-  private replenish(base: { ref: string; sha: string }): void {
-    while (this.idle.length + this.readying.size < this.spare) {
+  /** Spare worktrees at the job's base, made in the background up to `count`. */
+  private replenish(base: { ref: string; sha: string }, count = this.spare): void {
+    while (this.idle.length + this.readying.size < count) {
       const making = this.add('spare', base, base.sha, undefined).then(
         (made) => {
           this.idle.push({ path: made.path, at: made.base, link: made.link });

@@ -129,12 +129,12 @@ export class CadreWorker {
       });
       await this.mcp.ready;
     }
-    // The repository this worker accepts gets its worktree pool now (while the libraries load): a first
-    // job does not make one.
+    // The repository this worker accepts gets its worktree pool now (while the libraries load), as large
+    // as busy slots keep it (one each, and a spare each): its first jobs neither make nor add one.
     const repository = options.loaded.config.workers?.repository;
     const warming = repository
       ? this.repo(repository)
-          .warm()
+          .warm(2 * options.concurrency)
           .catch((error: Error) =>
             options.log(`cannot prepare worktrees for ${repository}: ${error.message}`),
           )

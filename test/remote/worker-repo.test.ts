@@ -116,8 +116,8 @@ describe('WorkerRepo', () => {
 
   it('warmed, a first job takes a pooled worktree at once and is switched to its base after `after`', async () => {
     const { repository, cache, sha, base } = shared();
-    const repo = new WorkerRepo(cache, repository, 2);
-    await repo.warm();
+    const repo = new WorkerRepo(cache, repository, 1);
+    await repo.warm(2);
     const worktrees = () => git(repo.store, 'worktree', 'list', '--porcelain');
     // Two empty worktrees and no fetch yet: the store lacks the job's commit.
     expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
@@ -131,6 +131,9 @@ describe('WorkerRepo', () => {
     answered();
     const made = await placed.ready;
     expect(made.path).toBe(placed.path);
+    // The other pooled worktree is the spare: none was added.
+    await repo.settled();
+    expect(worktrees().match(/^worktree /gm)).toHaveLength(3);
     expect(git(made.path, 'symbolic-ref', '--short', 'HEAD')).toBe('cadre-task-1');
     expect(git(made.path, 'rev-parse', 'HEAD')).toBe(sha);
     expect(readFileSync(join(made.path, 'a.txt'), 'utf8')).toBe('a\n');

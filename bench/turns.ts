@@ -66,7 +66,10 @@ function gaps(requests: readonly RecordedRequest[]): number[] {
   return out;
 }
 
-/** Issue 17: a 100-turn session of bash, read, grep and edit calls; turn overhead and the slowest turn. */
+/**
+ * Issue 17: a 100-turn session of bash, read, grep and edit calls; turn overhead and the slowest turn
+ * (bench/turns-detail.ts breaks the same session down by tool).
+ */
 export async function benchTurns(runs = 3, turns = 100): Promise<TurnsResult> {
   const server = await startScriptedServer({ rules: [{ turns: mixedScript(turns) }] });
   const project = benchProject(server);

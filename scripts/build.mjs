@@ -315,9 +315,10 @@ for (const dir of moduleFolders) {
   swapIn(join(staging, dir), join('dist', dir), new Set(files.map((entry) => entry.name)));
 }
 // The CLI's script beside the older ones (a running cadre may still load its own), its stub last.
-const cliScripts = readdirSync(staging).filter((name) => /^cli-\w+\.js$/.test(name));
+const cliScript = /^cli-\w+\.js(\.map)?$/;
+const cliScripts = readdirSync(staging).filter((name) => cliScript.test(name));
 for (const name of readdirSync('dist'))
-  if (/^cli-\w+\.js$/.test(name) && Date.now() - statSync(join('dist', name)).mtimeMs > STALE_CHUNK_MS)
+  if (cliScript.test(name) && Date.now() - statSync(join('dist', name)).mtimeMs > STALE_CHUNK_MS)
     rmSync(join('dist', name));
 rmSync(join('dist', 'cli.js.map'), { force: true });
 for (const name of ['package.json', ...cliScripts, 'cli.js'])

@@ -1,9 +1,9 @@
 // The mode bundles as classic scripts, so V8 can keep their compiled code in a code cache across runs (Node 20
 // caches no ES module code; issue 17). Each ES module file esbuild wrote for a mode is converted in place to
-// `(function (exports, require, module, __cadreUrl, __cadreImport) {...})` (src/util/script-modules.ts loads
+// `(function (exports, require, module, __cadreUrl, $cadrI) {...})` (src/util/script-modules.ts loads
 // them), and an ES module stub takes the entry's place in `main.ts`'s import.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { init, parse } from 'es-module-lexer';
 import { build, transform } from 'esbuild';
@@ -18,11 +18,15 @@ function modeFiles(metafile, entry) {
   return { start, files: [...files] };
 }
 
+/** Stands for `import(`, the same length, so every column and its source map place stays where it was. */
+const IMPORT = '$cadrI';
+
 async function toScript(file, output, banner) {
   let code = readFileSync(file, 'utf8');
   if (!code.startsWith(banner)) throw new Error(`${file} does not start with the bundle banner`);
-  // The banner made `require` for ES module code; in a script `require` is the loader's.
+  // The banner made `require` for ES module code; in a script `require` is the loader's. Its line stays.
   code = code.slice(banner.length);
+  if (code.includes(IMPORT)) throw new Error(`${file} already uses ${IMPORT}`);
   // Every `import()` becomes the loader's: a file of the bundle is loaded as a script, anything else (a Node
   // builtin, a file named at run time) is imported by Node as before.
   const dynamic = new Set(
@@ -35,11 +39,15 @@ async function toScript(file, output, banner) {
     if (d < 0) continue;
     if (code.slice(ss, ss + 7) !== 'import(') throw new Error(`${file}: unexpected dynamic import at ${ss}`);
     if (n?.startsWith('.')) dynamic.delete(resolve(dirname(file), n));
-    converted += `${code.slice(from, ss)}__cadreImport(`;
+    converted += `${code.slice(from, ss)}${IMPORT}(`;
     from = ss + 7;
   }
   code = converted + code.slice(from);
   if (dynamic.size > 0) throw new Error(`${file}: a dynamic import of the bundle was not found`);
+  // esbuild composes the bundle's source map, given inline, with the transform's.
+  const map = readFileSync(`${file}.map`);
+  code = code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  code += `\n//# sourceMappingURL=data:application/json;base64,${map.toString('base64')}\n`;
   const result = await transform(code, {
     format: 'cjs',
     platform: 'node',
@@ -47,10 +55,18 @@ async function toScript(file, output, banner) {
     define: { 'import.meta.url': '__cadreUrl' },
     minifyWhitespace: true,
     charset: 'ascii',
+    sourcemap: 'external',
+    sourcefile: basename(file),
     logLevel: 'silent',
   });
   if (/\bimport\.meta\b/.test(result.code)) throw new Error(`${file}: import.meta left in the script`);
-  return `(function(exports,require,module,__cadreUrl,__cadreImport){"use strict";${result.code}\n})`;
+  // The wrapper's opening has a line of its own: the map only moves down one line.
+  const scriptMap = JSON.parse(result.map);
+  scriptMap.mappings = `;${scriptMap.mappings}`;
+  return {
+    code: `(function(exports,require,module,__cadreUrl,${IMPORT}){"use strict";\n${result.code}})\n//# sourceMappingURL=${basename(file)}.map\n`,
+    map: JSON.stringify(scriptMap),
+  };
 }
 
 /** Bundles src/util/script-modules.ts into `dir`; returns the file's name. */
@@ -72,7 +88,7 @@ export async function buildScriptLoader(dir) {
 
 /**
  * Converts the files of `bundles` (each `{ name, entry, metafile }`, all written to `dir`) to scripts in
- * place, removing their source maps (which no longer match), and writes each bundle's ES module stub:
+ * place, each with its source map (to the sources, as before), and writes each bundle's ES module stub:
  * `stubName(name, digest)` in `dir`, importing the loader at `loader` (relative to `dir`). The stub lists
  * the bundle's files, so only they load as scripts. Returns each stub's file name by bundle name. `others`
  * are bundles in the same folder that stay ES modules.
@@ -89,15 +105,15 @@ export async function bundlesAsScripts({ bundles, others = [], dir, banner, vers
     for (const file of files)
       if (!scripts.has(file)) scripts.set(file, await toScript(file, metafile.outputs[file], banner));
   for (const [file, script] of scripts) {
-    writeFileSync(file, script);
-    rmSync(`${file}.map`, { force: true });
+    writeFileSync(file, script.code);
+    writeFileSync(`${file}.map`, script.map);
   }
   const stubs = new Map();
   bundles.forEach(({ name }, i) => {
     const { metafile, start, files } = graphs[i];
     const names = files.map((file) => relative(dir, file)).sort();
     const digest = createHash('sha256');
-    for (const file of names) digest.update(`${file}\0${scripts.get(join(dir, file))}\0`);
+    for (const file of names) digest.update(`${file}\0${scripts.get(join(dir, file)).code}\0`);
     const bundle = digest.digest('hex').slice(0, 16);
     const exports = metafile.outputs[start].exports;
     const exported = exports.filter((n) => n !== 'default');

@@ -9,7 +9,7 @@ import { type CodeCacheLocation, codeCacheLocation, readCodeCache, writeCodeCach
 /**
  * Loads a mode bundle that scripts/build.mjs turned from ES modules into classic scripts, so V8 can take
  * their compiled code from a code cache (Node 20 has no code cache for ES modules; issue 17). Each file is
- * `(function (exports, require, module, __cadreUrl, __cadreImport) { ... })`: `require` and `__cadreImport`
+ * `(function (exports, require, module, __cadreUrl, $cadrI) { ... })`, each `import(` written `$cadrI(`: that and `require`
  * of another file of the bundle load it here, once (one module object per file, as with ES modules);
  * everything else (Node's builtins, packages left out of the bundle) goes to Node's own `require` and
  * `import()`. `__cadreUrl` stands for the file's `import.meta.url`.

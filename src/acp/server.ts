@@ -35,6 +35,9 @@ export interface AcpServerOptions {
   version: string;
 }
 
+/** How long an open session waits for its first prompt before it warms the model path (src/acp/warm.ts). */
+const IDLE_WARMUP_MS = 100;
+
 /** JSON-RPC code of ACP's "resource not found" (what `RequestError.sessionNotFound` sends, with our message). */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -94,6 +97,12 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
     return opened;
   };
   const sessions = new Map<string, AcpSession>();
+  /** Per session, its model path warm-up while it waits for its first prompt. */
+  const warmups = new Map<string, NodeJS.Timeout>();
+  const stopWarmup = (sessionId: string) => {
+    clearTimeout(warmups.get(sessionId));
+    warmups.delete(sessionId);
+  };
   const find = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
     if (!session)
@@ -132,12 +141,17 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       canElicit,
     );
     sessions.set(session.id, session);
-    // After the response that tells the client the session exists; the model path loads while the
-    // session waits for its first prompt.
-    setImmediate(() => {
-      session.announce();
+    // After the response that tells the client the session exists.
+    setImmediate(() => session.announce());
+    // Once the session has waited a moment for its first prompt: a prompt written at once (a script) goes
+    // first and loads what it needs itself; a person typing one finds the model path loaded.
+    stopWarmup(session.id);
+    const warmup = setTimeout(() => {
+      warmups.delete(session.id);
       warmModelPath(controller.runtime.modelRoute);
-    });
+    }, IDLE_WARMUP_MS);
+    warmup.unref();
+    warmups.set(session.id, warmup);
     return session;
   };
 
@@ -206,6 +220,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
       return { modes: sessionModes(controller), configOptions: configOptions(controller) };
     })
     .onRequest(methods.agent.session.prompt, async ({ params, requestId }) => {
+      stopWarmup(params.sessionId);
       await arrival.ready(requestId);
       const cancelled = arrival.cancelledBeforeStart(requestId);
       const session = find(params.sessionId);
@@ -243,6 +258,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<void> {
     writable: arrival.tapAnswers(stream.writable),
   });
   await connection.closed;
+  for (const sessionId of [...warmups.keys()]) stopWarmup(sessionId);
   // The client went away: running turns are cancelled, background work follows its retention rules,
   // and every record is complete before the store closes.
   await Promise.all([...sessions.values()].map((s) => s.close()));

@@ -6,8 +6,9 @@ import type { ModelRoute } from '../provider/route.js';
  * Loads what a session's first model request would load on the prompt's path: the provider's SDK (the same
  * model object, cached per route, that the first request then uses) and Node's HTTP client, and makes the
  * first-use parts of Node's streams that a reply passes (the runtime does that only once a request has
- * waited 100 ms, which a local model that answers sooner never does). Called once a session is open: an
- * editor's user types the first prompt after that, so the work fills time the process would spend waiting.
+ * waited 100 ms, which a local model that answers sooner never does). Called once an open session has waited
+ * a moment for its first prompt: an editor's user is typing it, so the work fills time the process would
+ * spend waiting.
  * A scripted route's model is left to its first request, which starts its in-process server.
  */
 export function warmModelPath(route: ModelRoute): void {

@@ -76,18 +76,18 @@ export function timedNode(args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 /**
  * `cadre <args>` in `project`, with nothing from the user's own configuration, keys or caches. With `rss`,
  * the process also reports its peak resident memory (a separate run from the timed ones: the preload
- * costs); `cacheHome` replaces the project's cache directory (an empty one: a run without a code cache).
+ * costs).
  */
 export async function timedCadre(
   project: BenchProject,
   args: string[],
-  options: { rss?: boolean; cacheHome?: string } = {},
+  options: { rss?: boolean } = {},
 ): Promise<TimedRun> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NO_COLOR: '1',
     CADRE_CONFIG_DIR: project.configDir,
-    XDG_CACHE_HOME: options.cacheHome ?? project.cacheHome,
+    XDG_CACHE_HOME: project.cacheHome,
   };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedServer } from '../src/provider/scripted/server.js';
 import { benchProject, median, type Spread, spread, timedCadre, timedNode } from './cli-run.js';
@@ -11,8 +12,8 @@ export interface ColdStartResult {
   /** Spawn to exit of `node -e 0`, in the same run. */
   nodeMs: Spread;
   /**
-   * Spawn to exit of `cadre -p hi` without a code cache (the first run after an install or upgrade, which
-   * compiles everything and writes the cache as it exits), interleaved with the others.
+   * Spawn to exit of `cadre -p hi` without a code cache (the first run after an upgrade, which compiles
+   * everything and writes the cache as it exits), interleaved with the others.
    */
   uncachedExitMs: Spread;
   uncachedExitRatio: number;
@@ -53,7 +54,9 @@ export async function benchColdStart(runs = 12): Promise<ColdStartResult> {
       exit.push(run.exitedAt - run.spawnedAt);
       firstRatios.push((first.startedAt - run.spawnedAt) / nodeMs);
       exitRatios.push((run.exitedAt - run.spawnedAt) / nodeMs);
-      const fresh = await timedCadre(project, ['-p', 'hi'], { cacheHome: join(project.root, `empty-${i}`) });
+      // Only the code cache goes: the sandbox probe's result stays remembered, as after an upgrade.
+      rmSync(join(project.cacheHome, 'cadre', 'code-cache'), { recursive: true, force: true });
+      const fresh = await timedCadre(project, ['-p', 'hi']);
       uncached.push(fresh.exitedAt - fresh.spawnedAt);
       uncachedRatios.push((fresh.exitedAt - fresh.spawnedAt) / nodeMs);
     }

@@ -80,7 +80,7 @@ const GROUPS: Record<string, Group> = {
       },
       {
         ...ms(
-          `cold: cadre -p hi without a code cache (first run), spawn to exit (${cold.runs} runs, interleaved)`,
+          `cold: cadre -p hi without a code cache (first run after an upgrade), spawn to exit (${cold.runs} runs, interleaved)`,
           cold.uncachedExitMs.median,
         ),
         key: 'cold.uncached_exit_ms',

@@ -97,6 +97,8 @@ export class CadreWorker {
   private mcp?: McpManager;
   private queue?: Queue;
   private commands!: Redis;
+  /** The BullMQ worker's blocking connection: ours to close, BullMQ does not. */
+  private blocking?: Redis;
   private readonly ran: RanIds;
   private readonly sandboxMode: SandboxMode;
   private readonly confining: { ok: boolean; reason?: string };
@@ -144,6 +146,7 @@ export class CadreWorker {
     this.commands = connect(this.libs, options.redis, true);
     await ready(this.commands);
     const connection = connect(this.libs, options.redis, true);
+    this.blocking = connection;
     this.queue = new this.libs.bullmq.Queue(QUEUE_NAME, { connection: this.commands });
     this.worker = new this.libs.bullmq.Worker(QUEUE_NAME, (job, token) => this.process(job, token), {
       connection,
@@ -175,6 +178,7 @@ export class CadreWorker {
     await Promise.all([...this.repos.values()].map((repo) => repo.close()));
     await this.queue?.close().catch(() => undefined);
     this.commands?.disconnect();
+    this.blocking?.disconnect();
     await this.mcp?.close();
   }
 

@@ -37,6 +37,11 @@ export async function runWorkerCommand(options: WorkerCommandOptions): Promise<n
     stalledAfterMs: settings.stalledAfterMs,
     log,
   });
+  // Listened for before it says it is ready: a stop asked for right then is not the default kill.
+  const stopped = new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
   try {
     await worker.start();
   } catch (error) {
@@ -44,10 +49,7 @@ export async function runWorkerCommand(options: WorkerCommandOptions): Promise<n
     await worker.close().catch(() => undefined);
     return 1;
   }
-  await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  await stopped;
   log('stopping: waiting for running jobs to finish');
   await worker.close();
   return 0;

@@ -50,6 +50,11 @@ function noticingCall(caller: ModelCaller, called: () => void): ModelCaller {
 
 /** How long after a job's end its worktree is cleaned for the next (git calls stall the worker a moment each). */
 const TIDY_DELAY_MS = 250;
+/**
+ * How long after a job's first model call its worktree is switched to its base: a job this worker picks
+ * up at the same moment (a fleet's items come together) starts its own child first.
+ */
+const SWITCH_DELAY_MS = 100;
 
 export interface WorkerOptions {
   name: string;
@@ -341,7 +346,8 @@ export class CadreWorker {
     try {
       if (repo && spec.base) {
         const based = spec.base.announced ? replies.based : undefined;
-        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, called, based);
+        const settledIn = called.then(() => new Promise((resolve) => setTimeout(resolve, SWITCH_DELAY_MS)));
+        const placed = await repo.place(spec.id, spec.base, spec.branch, retried, settledIn, based);
         root = placed.path;
         ready = placed.ready.then((made) => {
           checkout = made;

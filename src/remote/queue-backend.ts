@@ -300,6 +300,8 @@ async function runRemote(
     };
     signal.addEventListener('abort', onAbort, { once: true });
     const stopReconnect = link.onReconnect(() => {
+      // Its base's `base` message may have been lost with the connection: the worker may wait for it.
+      if (spec.base?.announced && job.base?.landed()) void reply({ k: 'base' });
       void link.queue.getJob(spec.id).then((job) => {
         if (!job)
           finish({

@@ -176,12 +176,14 @@ const GROUPS: Record<string, Group> = {
         key: 'acp.first_chunk_ms',
       },
     );
+    // Issue 11's budget for the first chunk is the headless cold-start budget (SPEC 18: 300 ms), the target
+    // above. The paired ratio is for comparison on a busy machine, not a target: the chunk comes after two
+    // client round trips and the reply, where the headless figure ends at its first request.
     figures.push({
       key: 'acp.first_chunk_ratio',
       name: '  first chunk / headless spawn to first request (paired runs)',
       value: acp.firstChunkRatio,
       unit: 'x',
-      target: { max: 1 },
       note: `headless ${acp.headlessFirstRequestMs.toFixed(0)} ms`,
     });
     figures.push(
@@ -279,9 +281,18 @@ const GROUPS: Record<string, Group> = {
         key: 'remote.dispatch_queue_ms',
       },
       {
-        ...ms('queue backend: fleet of 12 single-call 1 s writers on 3 workers × 2 slots', remote.fleetMs),
+        ...ms(
+          `queue backend: fleet of 12 single-call 1 s writers on 3 workers × 2 slots (${remote.fleetRuns} runs)`,
+          remote.fleetMs,
+        ),
         key: 'remote.fleet_ms',
         note: `ideal ${remote.idealMs} ms`,
+      },
+      {
+        key: 'remote.fleet_efficiency',
+        name: '  ideal / measured children phase',
+        value: remote.idealMs / remote.fleetMs,
+        unit: '',
       },
     );
   },

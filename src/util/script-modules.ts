@@ -51,9 +51,14 @@ export class ScriptModules {
     this.files = new Set(options.files.map((file) => join(options.root, file)));
   }
 
-  /** Writes the caches at process exit when this run compiled something the cache did not hold. */
+  /**
+   * Writes the caches at process exit when this run compiled something the cache did not hold, and only
+   * after a run that succeeded: bad input (exit 2) must leave no file behind (SPEC 17), not even the key.
+   */
   saveAtExit(): this {
-    process.once('exit', () => this.save());
+    process.once('exit', (code) => {
+      if (code === 0) this.save();
+    });
     return this;
   }
 

@@ -88,6 +88,20 @@ describe('the V8 code cache of the CLI and mode bundles (issue 17)', () => {
     ).toEqual(['acp', 'cli']);
   });
 
+  it('is not written by a run that fails: bad input leaves no cache and no key behind', async () => {
+    const server = await scriptedServer(script().rule().text('hi there'));
+    const project = servedProject(server);
+    const cacheHome = project.path('.cache-home');
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const bad = await cadreIn(project, ['-p', 'hi', '--max-turns', 'many'], { env });
+    expect(bad.code).toBe(2);
+    const badSubagent = await cadreIn(project, ['subagent', 'create', 'fresh', '--prompt', 'P.'], { env });
+    expect(badSubagent.code).toBe(2);
+    expect(cacheFiles(cacheHome)).toEqual([]);
+    expect(existsSync(join(project.configDir, 'code-cache.key'))).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('is skipped silently where the cache directory cannot be made', async () => {
     const server = await scriptedServer(script().rule().text('hi there'));
     const project = servedProject(server);

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, release } from 'node:os';
+import { release } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { cadreCacheDir } from '../util/config-dir.js';
 
 /**
  * A successful bwrap probe, remembered in cadre's cache directory so a start spawns nothing (issue 17).
@@ -43,9 +44,8 @@ export function probeCacheFor(env: NodeJS.ProcessEnv = process.env): ProbeCache 
   const binary = findOnPath('bwrap', env.PATH);
   if (!binary) return undefined;
   const stats = statSync(binary);
-  const cacheHome = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return {
-    file: join(cacheHome, 'cadre', 'bwrap-probe.json'),
+    file: join(cadreCacheDir(env), 'bwrap-probe.json'),
     key: JSON.stringify([binary, stats.size, stats.mtimeMs, release(), bootId()]),
   };
 }

@@ -11,9 +11,8 @@ import {
   writeFileSync,
   writevSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cadreConfigDir } from './config-dir.js';
+import { cadreCacheDir, cadreConfigDir } from './config-dir.js';
 
 /**
  * V8 code caches of cadre's mode bundles (issue 17), one file per mode and bundle:
@@ -43,9 +42,8 @@ export function codeCacheLocation(
   bundle: string,
   version: string,
 ): CodeCacheLocation {
-  const cacheHome = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return {
-    file: join(cacheHome, 'cadre', 'code-cache', `${mode}-${bundle}-${process.version}-${process.arch}.bin`),
+    file: join(cadreCacheDir(env), 'code-cache', `${mode}-${bundle}-${process.version}-${process.arch}.bin`),
     keyFile: join(cadreConfigDir(env), 'code-cache.key'),
     key: [version, bundle, process.version, process.arch].join(' '),
   };

@@ -1,9 +1,10 @@
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { describeRedis } from '../../remote/redis.js';
 import { queueSettings } from '../../remote/settings.js';
 import { CadreWorker } from '../../remote/worker.js';
+import { cadreCacheDir } from '../../util/config-dir.js';
 
 export interface WorkerCommandOptions {
   redis?: string;
@@ -15,8 +16,7 @@ export interface WorkerCommandOptions {
 
 /** Where a worker keeps its cache of the shared repository, unless `--dir` says otherwise. */
 function defaultDir(env: NodeJS.ProcessEnv, name: string): string {
-  const cache = env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache');
-  return join(cache, 'cadre', 'worker', name);
+  return join(cadreCacheDir(env), 'worker', name);
 }
 
 /** `cadre worker` (issue 18): runs until SIGINT/SIGTERM, then lets its running jobs finish. */

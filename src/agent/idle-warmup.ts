@@ -1,4 +1,7 @@
-import type { ModelCaller, ModelStreamPart } from './model-stream.js';
+import type { ModelMessage } from 'ai';
+import type { ProviderType } from '../config/schema.js';
+import { warmReplySignal } from '../provider/warm-reply.js';
+import type { ModelCaller, ModelRequest, ModelStreamPart } from './model-stream.js';
 
 /** Parts that mean the model has started answering; stream start-up warnings do not. */
 const ANSWERING: ReadonlySet<ModelStreamPart['type']> = new Set([
@@ -57,4 +60,43 @@ export async function warmNodeInternals(): Promise<void> {
     .getReader();
   while (!(await reader.read()).done);
   reader.releaseLock();
+}
+
+/** A short conversation with every kind of part a turn adds: the request is converted as a real one is. */
+const WARM_HISTORY: ModelMessage[] = [
+  { role: 'user', content: 'warm' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'ok' },
+      { type: 'tool-call', toolCallId: 'call_warm', toolName: 'warm', input: { path: 'a' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'call_warm',
+        toolName: 'warm',
+        output: { type: 'text', value: 'a' },
+      },
+    ],
+  },
+];
+
+/**
+ * The model path's first-use costs, paid while the first model call waits instead of inside the turn
+ * its answer starts (issue 17): one whole call through `callModel` (the route's own provider object:
+ * request conversion, its HTTP helpers, the reply's SSE parsing, chunk schemas and tool-call assembly)
+ * answered in-process with the `type` wire's canned reply (src/provider/warm-reply.ts). Nothing is
+ * sent; the parts it yields are dropped.
+ */
+export async function warmModelPath(
+  callModel: ModelCaller,
+  request: Pick<ModelRequest, 'system' | 'tools'>,
+  type: ProviderType,
+): Promise<void> {
+  const parts = callModel({ ...request, messages: WARM_HISTORY, signal: warmReplySignal(type) });
+  for await (const _ of parts);
 }

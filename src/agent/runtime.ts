@@ -65,7 +65,7 @@ import {
 import type { CriticVerdict } from './critic.js';
 import type { EmitEvent } from './events.js';
 import { composeGate, type GateInputs, gateOptionsFor, readOperatorFile } from './gate-options.js';
-import { warmNodeInternals, warmWhileWaiting } from './idle-warmup.js';
+import { warmModelPath, warmNodeInternals, warmWhileWaiting } from './idle-warmup.js';
 import { type LoopResult, runAgentLoop } from './loop.js';
 import { type ModelCaller, sdkModelCaller, type ToolSpec } from './model-stream.js';
 import compactionPrompt from './prompts/compaction.txt';
@@ -779,13 +779,13 @@ export class AgentRuntime {
 
   /**
    * The bash parser's WASM, the warm sandbox server, what other tools load on first use, the tools' input
-   * schemas and Node's stream internals a reply passes are loaded while a model call keeps the process
-   * waiting (issue 17): a call unanswered for a little while, so the
-   * request leaves first and a model that answers at once never shares the main thread with them; the
-   * tools' first calls load what was not warmed, and a run that ends on a quick answer (`cadre -p hi`)
+   * schemas, Node's stream internals a reply passes and the provider SDK's request and reply path are
+   * loaded while a model call keeps the process waiting (issue 17): a call unanswered for a little while,
+   * so the request leaves first and a model that answers at once never shares the main thread with them;
+   * the tools' first calls load what was not warmed, and a run that ends on a quick answer (`cadre -p hi`)
    * starts no sandbox.
    */
-  private warmingWith(callModel: ModelCaller): ModelCaller {
+  private warmingWith(callModel: ModelCaller, route: ModelRoute): ModelCaller {
     const bash = this.tools.some((t) => t.name === 'bash');
     const warms = this.tools.filter((t) => t.warm !== undefined);
     if (this.parserWarmed || (!bash && warms.length === 0)) return callModel;
@@ -806,6 +806,11 @@ export class AgentRuntime {
         // Each tool's input schema is built by its first use, which a first call's turn would pay for: the
         // (failing) parse of an empty input builds it and runs its parser's code once.
         for (const tool of this.tools) tool.schema.safeParse({});
+        // Only cadre's own SDK caller answers the canned reply without a network; an injected one is left alone.
+        if (!this.options.modelCaller)
+          warmModelPath(callModel, { system: this.systemText(), tools: this.specs }, route.type).catch(
+            () => undefined,
+          );
       },
       PARSER_WARM_DELAY_MS,
     );
@@ -820,7 +825,7 @@ export class AgentRuntime {
     const { store, emit, flags } = this.options;
     return runAgentLoop({
       agent: 'main',
-      callModel: this.warmingWith(callModel),
+      callModel: this.warmingWith(callModel, route),
       system: this.systemText(),
       messages: this.messages,
       toolSpecs: () => this.specsAtTurnBoundary(),

@@ -1,5 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import { Readable } from 'node:stream';
 import { HttpHeaders } from './http-headers.js';
+import { warmReplyFor } from './warm-reply.js';
 
 /** What a response is made of; `fetchResponse` adds the body readers. */
 export interface ResponseHead {
@@ -46,7 +48,8 @@ export class ModelTimeoutError extends Error {
  * `Request`, form data, a stream body, a redirect mode, another scheme) goes to `fallback` (default: the
  * global `fetch`). With `limits`, a request without response headers within `connectMs`, or a body that
  * sends nothing for `idleMs` while it is being read, fails with a ModelTimeoutError — kept here rather
- * than in a wrapper so each body chunk passes through one web stream, not two (issue 17).
+ * than in a wrapper so each body chunk passes through one web stream, not two (issue 17). A request whose
+ * signal is a `warmReplySignal` is answered with that canned reply and sent nowhere.
  */
 export function createHttpFetch(
   options: { limits?: FetchLimits; fallback?: typeof fetch } = {},
@@ -61,8 +64,11 @@ export function createHttpFetch(
       (url.protocol !== 'http:' && url.protocol !== 'https:') ||
       !simpleBody ||
       (init.redirect !== undefined && init.redirect !== 'follow')
-    )
+    ) {
+      // A warm-up's request is answered here or not at all: it must never reach a network.
+      if (warmReplyFor(init.signal)) throw new TypeError('fetch failed');
       return fallback(input, init);
+    }
     return send(url, {
       method: (init.method ?? 'GET').toUpperCase(),
       headers: Object.fromEntries(
@@ -132,6 +138,8 @@ async function exchange(
   { method, headers, body, signal, limits }: Outgoing,
   connectBy: number | undefined,
 ): Promise<IncomingMessage> {
+  const canned = warmReplyFor(signal);
+  if (canned) return cannedResponse(canned);
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   // After the import: an abort while it loaded would otherwise find no listener and be lost.
   signal?.throwIfAborted();
@@ -171,6 +179,16 @@ async function exchange(
     signal?.addEventListener('abort', onAbort, { once: true });
     req.end(body);
   });
+}
+
+/** A warm-up's reply (src/provider/warm-reply.ts), read through the same head and body code as a real one. */
+function cannedResponse(body: Buffer): IncomingMessage {
+  return Object.assign(Readable.from([body], { objectMode: false }), {
+    statusCode: 200,
+    statusMessage: 'OK',
+    headers: { 'content-type': 'text/event-stream' },
+    rawHeaders: ['content-type', 'text/event-stream'],
+  }) as unknown as IncomingMessage;
 }
 
 function responseHead(response: IncomingMessage, url: URL, redirected: boolean): ResponseHead {

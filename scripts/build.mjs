@@ -212,7 +212,7 @@ const modeStubs = await bundlesAsScripts({
   others: modeOutputs.filter(({ name }) => !SCRIPT_MODES.includes(name)),
   dir: join(staging, 'modes'),
   loader: scriptLoader,
-  stubName: (name, bundle) => `${name}-${bundle.slice(0, 8)}.mjs`,
+  stubName: (name, bundle) => `${name}-${bundle.slice(0, 8)}.cjs`,
 });
 /** Each mode's import in main.ts, as the path of its entry (hashed, so an older cli.js keeps its own). */
 const modePaths = new Map(
@@ -235,7 +235,7 @@ const modesExternal = {
 
 /**
  * The CLI itself is a script bundle too (`cli-<hash>.js` and `dist/chunks`), with its own code cache;
- * `cli.js` is its stub, which `bin/cadre.js` imports.
+ * `cli.js` is its stub, CommonJS like `bin/cadre.js`, which requires it.
  */
 const cli = build({
   ...nodeBundle,
@@ -299,7 +299,8 @@ swapIn(join(staging, 'web'), join('dist', 'web'), new Set(pageFiles));
 renameSync(join(staging, 'web', 'manifest.json'), join('dist', 'web', 'manifest.json'));
 
 // Node looks for the package.json that says a file is an ES module from the file's folder upward, once per
-// module loaded: one beside each bundle folder ends each look-up at the first step.
+// module loaded: one beside each bundle folder ends each look-up at the first step. `dist` itself holds
+// only the CLI's scripts and its stub, which is CommonJS.
 // Chunks before the entries that import them, `cli.js` last.
 const moduleFolders = [
   'chunks',
@@ -308,8 +309,8 @@ const moduleFolders = [
   join('modes', 'tui', 'chunks'),
   join('modes', 'tui'),
 ];
-for (const dir of ['', ...moduleFolders])
-  writeFileSync(join(staging, dir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
+for (const [dir, type] of [['', 'commonjs'], ...moduleFolders.map((folder) => [folder, 'module'])])
+  writeFileSync(join(staging, dir, 'package.json'), `${JSON.stringify({ type })}\n`);
 for (const dir of moduleFolders) {
   const files = readdirSync(join(staging, dir), { withFileTypes: true }).filter((entry) => entry.isFile());
   swapIn(join(staging, dir), join('dist', dir), new Set(files.map((entry) => entry.name)));

@@ -1,7 +1,8 @@
 // The mode bundles as classic scripts, so V8 can keep their compiled code in a code cache across runs (Node 20
 // caches no ES module code; issue 17). Each ES module file esbuild wrote for a mode is converted in place to
 // `(function (exports, require, module, __cadreUrl, $cadrI) {...})` (src/util/script-modules.ts loads
-// them), and an ES module stub takes the entry's place in `main.ts`'s import.
+// them), and a CommonJS stub takes the entry's place in `main.ts`'s import: with the loader, also CommonJS,
+// nothing on the way starts Node's ES module loader.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -69,29 +70,30 @@ async function toScript(file, output, banner) {
   };
 }
 
-/** Bundles src/util/script-modules.ts into `dir`; returns the file's name. */
+/** Bundles src/util/script-modules.ts into `dir` as CommonJS; returns the file's name. */
 export async function buildScriptLoader(dir) {
   const loader = await build({
     entryPoints: { 'script-loader': 'src/util/script-modules.ts' },
     outdir: dir,
     entryNames: '[name]-[hash]',
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     minifyWhitespace: true,
     metafile: true,
     logLevel: 'warning',
   });
-  return basename(Object.keys(loader.metafile.outputs).find((path) => path.endsWith('.js')));
+  return basename(Object.keys(loader.metafile.outputs).find((path) => path.endsWith('.cjs')));
 }
 
 /**
  * Converts the files of `bundles` (each `{ name, entry, metafile }`, all written to `dir`) to scripts in
- * place, each with its source map (to the sources, as before), and writes each bundle's ES module stub:
- * `stubName(name, digest)` in `dir`, importing the loader at `loader` (relative to `dir`). The stub lists
- * the bundle's files, so only they load as scripts. Returns each stub's file name by bundle name. `others`
- * are bundles in the same folder that stay ES modules.
+ * place, each with its source map (to the sources, as before), and writes each bundle's CommonJS stub:
+ * `stubName(name, digest)` in `dir`, requiring the loader at `loader` (relative to `dir`). The stub lists
+ * the bundle's files, so only they load as scripts; its exports are the entry's. Returns each stub's file
+ * name by bundle name. `others` are bundles in the same folder that stay ES modules.
  */
 export async function bundlesAsScripts({ bundles, others = [], dir, banner, version, loader, stubName }) {
   await init;
@@ -110,19 +112,16 @@ export async function bundlesAsScripts({ bundles, others = [], dir, banner, vers
   }
   const stubs = new Map();
   bundles.forEach(({ name }, i) => {
-    const { metafile, start, files } = graphs[i];
+    const { start, files } = graphs[i];
     const names = files.map((file) => relative(dir, file)).sort();
     const digest = createHash('sha256');
     for (const file of names) digest.update(`${file}\0${scripts.get(join(dir, file)).code}\0`);
     const bundle = digest.digest('hex').slice(0, 16);
-    const exports = metafile.outputs[start].exports;
-    const exported = exports.filter((n) => n !== 'default');
     const args = [name, relative(dir, start), bundle, version, names].map((value) => JSON.stringify(value));
     const stub = [
-      `import { loadModeScripts } from './${loader}';`,
-      `const mode = loadModeScripts(import.meta.url, ${args.join(', ')});`,
-      ...(exported.length > 0 ? [`export const { ${exported.join(', ')} } = mode;`] : []),
-      ...(exports.includes('default') ? ['export default mode.default;'] : []),
+      "'use strict';",
+      `const { loadModeScripts } = require('./${loader}');`,
+      `module.exports = loadModeScripts(__filename, ${args.join(', ')});`,
       '',
     ].join('\n');
     const file = stubName(name, bundle);

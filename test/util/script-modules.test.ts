@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CodeCacheLocation, codeCacheLocation, readCodeCache } from '../../src/util/code-cache.js';
-import { ScriptModules } from '../../src/util/script-modules.js';
+import { bundlePath, ScriptModules } from '../../src/util/script-modules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cadre-scripts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,10 +40,12 @@ function bundle(): { root: string; entry: string } {
       'const s=require("./chunks/shared.js");const {join}=require("node:path");' +
         'exports.make=()=>new s.Shared();exports.lazy=()=>__cadreImport("./chunks/lazy.js");' +
         'exports.builtin=()=>__cadreImport("node:path");exports.joined=join("a","b");' +
-        'exports.fail=()=>require("./chunks/throws.js");exports.native=()=>__cadreImport("./chunks/native.mjs");',
+        'exports.fail=()=>require("./chunks/throws.js");exports.native=()=>__cadreImport("./chunks/native.mjs");' +
+        'exports.stub=()=>__cadreImport("./chunks/stub.cjs");',
     ),
   );
   writeFileSync(join(root, 'chunks', 'native.mjs'), 'export const native = import.meta.url;\n');
+  writeFileSync(join(root, 'chunks', 'stub.cjs'), 'module.exports = { stub: __filename };\n');
   writeFileSync(
     join(root, 'chunks', 'throws.js'),
     script('globalThis.__ran=(globalThis.__ran??0)+1;throw new Error("boom");'),
@@ -75,6 +77,11 @@ describe('mode bundles loaded as scripts (issue 17)', () => {
     expect(((await exports.builtin()) as { join: unknown }).join).toBe(join);
     // A file beside the bundle's but not one of them is an ES module, imported by Node from the file's place.
     expect(((await exports.native()) as { native: string }).native).toMatch(/\/chunks\/native\.mjs$/);
+    // A CommonJS file (a mode's stub) is required, without starting Node's ES module loader.
+    expect(((await exports.stub()) as { stub: string }).stub).toBe(join(root, 'chunks', 'stub.cjs'));
+    // A builtin's namespace, as import() gives it: named exports and the module as default.
+    const path = (await exports.builtin()) as { join: unknown; default: { join: unknown } };
+    expect(path.default.join).toBe(join);
     expect(() => exports.fail()).toThrow('boom');
     // Evaluated once: the second import throws the same error without running the file again.
     expect(() => exports.fail()).toThrow('boom');
@@ -214,5 +221,22 @@ describe('mode bundles loaded as scripts (issue 17)', () => {
     expect(readdirSync(cacheDir).sort()).toEqual(
       [otherMode, cache.file, recent].map((path) => path.split('/').pop()).sort(),
     );
+  });
+});
+
+describe('bundlePath', () => {
+  it('resolves a relative specifier inside the bundle with string work only', () => {
+    expect(bundlePath('entry.js', './chunks/a.js')).toBe('chunks/a.js');
+    expect(bundlePath('chunks/a.js', './b.js')).toBe('chunks/b.js');
+    expect(bundlePath('chunks/a.js', '../entry.js')).toBe('entry.js');
+    expect(bundlePath('modes/chunks/a.js', '../../cli.js')).toBe('cli.js');
+    expect(bundlePath('chunks/a.js', './/x/./y.js')).toBe('chunks/x/y.js');
+  });
+
+  it('names nothing for a bare specifier or a path out of the bundle', () => {
+    expect(bundlePath('entry.js', 'node:path')).toBeUndefined();
+    expect(bundlePath('entry.js', 'better-sqlite3')).toBeUndefined();
+    expect(bundlePath('entry.js', '../outside.js')).toBeUndefined();
+    expect(bundlePath('chunks/a.js', '../../outside.js')).toBeUndefined();
   });
 });

@@ -4,13 +4,20 @@ import { type ServerProcess, type ServerStarter, spawnServer } from './server-pr
 import SERVER_SCRIPT from './warm-server.bash.txt';
 
 /**
- * One warm bash server inside a long-lived bwrap (issue 15/17: a fresh bwrap per call costs more than the
- * whole call). It runs one call at a time: reads `token NUL cwd NUL length NUL command` on stdin, runs
- * `exec bash -c command` in a forked child with stdin /dev/null, waits, then SIGKILLs every other process
- * left in its PID namespace (`&`, `nohup` and `setsid` stragglers alike: what a per-call PID namespace did),
- * and only then writes the call's random token on stderr and `token status` on stdout. Nothing but the server
- * is alive to write after the token, so a call's bytes never run into the next call's, and a command cannot
- * forge the token, which it never sees.
+ * One warm bash server inside a bwrap started ahead of its call (issue 15/17: a fresh bwrap per call costs
+ * more than the whole call). It runs one call: cadre writes the server's random token as it starts it; the
+ * server forks the call's bash at once, which waits for the call (`lengths cwd command`, see run), enters
+ * the cwd and replaces itself with `bash -c command` (stdin /dev/null). The server waits for it, then
+ * SIGKILLs every other process left in its PID namespace (`&`, `nohup` and `setsid` stragglers alike: what a
+ * per-call PID namespace did), and only then writes the token on stderr and `token status` on stdout.
+ * Nothing but the server is alive to write after the token, so a call's bytes never run into another's,
+ * and a command cannot forge the token, which it never sees.
+ *
+ * Everything the server's bash does for a call that does not depend on the call (the fork, loading the
+ * code of the cd, the reads, the reap and bash's table of finished jobs) happens before the call comes,
+ * while the model is answering: on the call's way there is the command's own bash, the reap and the two
+ * writes (issue 17: a page fault costs ~30 us on a nested VM, and the fork and the first reap fault in
+ * some 200 pages).
  *
  * The child's environment is the server's, with what the server's own bash would change or act on put
  * back: those variables arrive renamed (`CADRE_WARM_*`, see SHELL_OWNED) and are restored just before the
@@ -18,10 +25,10 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * warm-server.bash.txt.
  *
  * What a call cannot do: read or inject requests (the server's stdio are sockets, which `/proc/N/fd` does
- * not reopen), outlive its call (the reap), or write into another call's output. The pool (warm-pool.ts)
- * gives a server one call only and then stops it: where ptrace between processes of one user is allowed (no
- * Yama, or `ptrace_scope` 0) a call could attach to its own server, and a server reused for a later call
- * would carry that call's hold over into it.
+ * not reopen), outlive its call (the reap), or write into another call's output. A server runs one call
+ * and is then stopped (warm-pool.ts): where ptrace between processes of one user is allowed (no Yama, or
+ * `ptrace_scope` 0) a call could attach to its own server, and a server reused for a later call would
+ * carry that call's hold over into it.
  */
 
 /**
@@ -131,6 +138,8 @@ export class WarmServer {
   /** Stderr before the server said it is ready: bwrap's complaint, or the first call's early output. */
   private early: Buffer[] = [];
   private readonly onDeath: (server: WarmServer) => void;
+  /** Ends this server's one call on both streams; the server reads it before anything else. */
+  private readonly token = Buffer.from(`\x1ecadre-end-${randomBytes(16).toString('hex')}\x1e`);
 
   /** `bwrapArgs` are the sandbox's mounts and namespaces; the server adds the command. */
   constructor(
@@ -167,18 +176,25 @@ export class WarmServer {
     );
     // While idle a server keeps no event loop alive: cadre exits when its work is done.
     this.process.hold(false);
+    this.process.write(Buffer.concat([this.token, Buffer.from([0])]));
   }
 
-  /** Hands the server one call; it must be idle or starting (a call waits in the pipe until it is ready). */
+  /**
+   * Hands the server its one call; it must be idle or starting (a call waits in the pipe until it is
+   * ready). The call is the byte lengths of cwd and command (10 digits each), cwd, command and one byte
+   * more: the call's bash reads the command only once it is in cwd, so the server can tell a missing
+   * directory by the bytes left unread.
+   */
   run(command: string, cwd: string, sink: CallSink): void {
-    const token = Buffer.from(`\x1ecadre-end-${randomBytes(16).toString('hex')}\x1e`);
     this.call = { sink, stdoutDone: false, stderrDone: false };
     if (this.state === 'idle') this.state = 'busy';
     this.process.hold(true);
-    this.out.expect(token);
-    this.err.expect(token);
+    this.out.expect(this.token);
+    this.err.expect(this.token);
+    const dir = Buffer.from(cwd);
     const body = Buffer.from(command);
-    this.process.write(Buffer.concat([token, Buffer.from(`\0${cwd}\0${body.length}\0`), body]));
+    const lengths = `${String(dir.length).padStart(10, '0')}${String(body.length).padStart(10, '0')}`;
+    this.process.write(Buffer.concat([Buffer.from(lengths), dir, body, Buffer.from('\n')]));
   }
 
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,18 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     expect(await bash(ctx, 'cd sub 2>/dev/null || pwd')).toBe(`${project.root}\n[exit code 0]`);
     // The used servers are gone; one spare waits for the next call.
     await vi.waitFor(() => expect(sandbox.pool?.size).toBe(1));
+  });
+
+  it('reports a missing directory as the per-call spawn does, running nothing, and the next call runs', async () => {
+    const { sandbox, ctx } = sandboxed();
+    mkdirSync(path.join(project.root, 'gone'));
+    const gone = createToolContext({ root: path.join(project.root, 'gone'), sandbox });
+    rmSync(gone.root, { recursive: true });
+    const result = await run(bashTool, { command: `touch ${project.root}/ran` }, gone);
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/^could not start the shell: .*ENOENT/);
+    expect(existsSync(path.join(project.root, 'ran'))).toBe(false);
+    expect(await bash(ctx, 'ls')).toBe('hello.txt\n[exit code 0]');
   });
 
   it('gives every call a fresh sandbox: a process that outlived its call, or its /tmp, never meets the next', async () => {

@@ -1,4 +1,5 @@
 import { config } from 'zod';
+import { builtOnFirstUse } from './on-first-use.js';
 
 /**
  * Builds without zod's compiled object parsers (its "JIT": a parser generated with `new Function` at an
@@ -23,26 +24,8 @@ function buildInterpreted<T>(build: () => T): T {
  * start builds many that the run never uses). The tools' input schemas are built with the first call (the
  * model gets their JSON schemas made at build time, src/tool/built-input-schemas.ts); the ACP SDK's ~470
  * message schemas, which the build wraps in this (scripts/build.mjs), with the first message of each type.
- * The proxy forwards every operation to the built schema, so zod and its callers use it as the schema itself.
+ * zod and its callers use it as the schema itself.
  */
 export function lazySchema<T extends object>(build: () => T): T {
-  let schema: T | undefined;
-  const built = (): T => {
-    schema ??= buildInterpreted(build);
-    return schema;
-  };
-  return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(built(), key),
-    set: (_, key, value) => Reflect.set(built(), key, value),
-    has: (_, key) => Reflect.has(built(), key),
-    deleteProperty: (_, key) => Reflect.deleteProperty(built(), key),
-    ownKeys: () => Reflect.ownKeys(built()),
-    // A proxy may not report a non-configurable property its (empty) target lacks.
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(built(), key);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-    defineProperty: (_, key, descriptor) => Reflect.defineProperty(built(), key, descriptor),
-    getPrototypeOf: () => Reflect.getPrototypeOf(built()),
-  });
+  return builtOnFirstUse(() => buildInterpreted(build));
 }

@@ -5,6 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { type CodeCacheLocation, codeCacheLocation, readCodeCache, writeCodeCache } from './code-cache.js';
+import { builtOnFirstUse } from './on-first-use.js';
 
 /**
  * Loads a mode bundle that scripts/build.mjs turned from ES modules into classic scripts, so V8 can take
@@ -45,6 +46,15 @@ function builtinNamespace(module: object): object {
   return Object.freeze(Object.assign(Object.create(null), module, { default: module }));
 }
 
+/**
+ * Builtins a start seldom uses though many files name them at their top (commander, the sandbox, the
+ * tools): each is required when one of its exports is first read (`builtOnFirstUse`), not when a file
+ * names it. Every use reads an export at call time (`child_process.spawn(...)`), so the order things run in
+ * is unchanged; `cadre -p` that runs no command skips child_process, net's datagram sibling and
+ * fs/promises' readline.
+ */
+const ON_USE = new Set(['node:child_process', 'node:fs/promises']);
+
 /** Characters a file URL keeps as they are: a name made only of them is appended to the folder's URL as is. */
 const URL_SAFE = /^[\w./-]+$/;
 
@@ -77,6 +87,8 @@ export class ScriptModules {
   private readonly rootUrl: string;
   /** Node's `require` from each folder of the bundle that asked for something outside it. */
   private readonly requires = new Map<string, NodeJS.Require>();
+  /** The stand-ins of the builtins loaded on use, one each. */
+  private readonly onUse = new Map<string, object>();
   /** The files compiled without a usable cache (none, or one V8 rejected): the caches are written at exit. */
   readonly compiledFromSource: string[] = [];
 
@@ -127,6 +139,7 @@ export class ScriptModules {
     const requireFrom = (specifier: string): unknown => {
       const inBundle = this.inBundle(name, specifier);
       if (inBundle) return this.loadName(inBundle);
+      if (ON_USE.has(specifier)) return this.builtinOnUse(specifier);
       return this.nodeRequire(file)(specifier);
     };
     const importFrom = async (specifier: string): Promise<unknown> => {
@@ -145,6 +158,15 @@ export class ScriptModules {
       throw error;
     }
     return module.exports;
+  }
+
+  private builtinOnUse(name: string): object {
+    let standIn = this.onUse.get(name);
+    if (!standIn) {
+      standIn = builtOnFirstUse(() => this.nodeRequire(this.options.root)(name) as object);
+      this.onUse.set(name, standIn);
+    }
+    return standIn;
   }
 
   private nodeRequire(file: string): NodeJS.Require {

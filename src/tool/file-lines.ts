@@ -13,12 +13,12 @@ const LINE_END = /\r\n|\n|\r/g;
 
 /**
  * Calls `onLine` with each line of the file from its start, without its line ending, until the file ends or
- * `onLine` returns false. `first` is the file's opening bytes when already read (the binary sniff). One
- * descriptor and one read per chunk instead of a read stream and `readline` (issue 17: a small file's
- * read took a dozen thread-pool round trips).
+ * `onLine` returns false. `first` is the file's opening bytes when already read (the binary sniff); with
+ * no `handle` it is the whole file. One descriptor and one read per chunk instead of a read stream and
+ * `readline` (issue 17: a small file's read took a dozen thread-pool round trips).
  */
 export async function forEachLine(
-  handle: ChunkSource,
+  handle: ChunkSource | null,
   first: Uint8Array,
   onLine: (line: string) => boolean,
   chunkBytes = LINE_CHUNK_BYTES,
@@ -27,7 +27,9 @@ export async function forEachLine(
   let rest = '';
   let position = first.length;
   let chunk: Uint8Array = first;
-  const buffer = Buffer.alloc(chunkBytes);
+  // Made at the first read, unzeroed: only the bytes read into it are looked at (issue 17: a zeroed 64 KiB
+  // buffer per call cost more than reading a small file).
+  let buffer: Buffer | undefined;
   for (;;) {
     const atEnd = chunk.length === 0;
     let text = rest + (atEnd ? decoder.end() : decoder.write(chunk));
@@ -45,6 +47,11 @@ export async function forEachLine(
       if (rest !== '') onLine(rest);
       return;
     }
+    if (!handle) {
+      chunk = new Uint8Array(0);
+      continue;
+    }
+    buffer ??= Buffer.allocUnsafe(chunkBytes);
     const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
     position += bytesRead;
     chunk = buffer.subarray(0, bytesRead);

@@ -2,7 +2,7 @@ import { type FileHandle, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { lazySchema } from '../util/lazy-schema.js';
 import { BUILT_INPUT_SCHEMAS } from './built-input-schemas.js';
-import { type ChunkSource, forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
+import { forEachLine, LINE_CHUNK_BYTES } from './file-lines.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
@@ -40,28 +40,15 @@ interface Page {
   stoppedForSize: boolean;
 }
 
-/** What the tool reads through: an open FileHandle, or a small file already read whole (bufferSource). */
-interface ReadSource extends ChunkSource {
-  stat(): Promise<{ size: number; isDirectory(): boolean }>;
-  close(): Promise<void>;
-}
-
 /**
- * A file of at most one chunk, read whole on cadre's thread (readSmallChecked, issue 17: through the
- * thread pool its open, check, stat, reads and close were six round trips), served as the handle would.
+ * What the tool reads: a file of at most one chunk read whole on cadre's thread (readSmallChecked, issue
+ * 17: through the thread pool its open, check, stat, reads and close were six round trips), or an open
+ * FileHandle.
  */
-function bufferSource({ bytes, size }: { bytes: Buffer; size: number }): ReadSource {
-  return {
-    stat: async () => ({ size, isDirectory: () => false }),
-    read: async (buffer, offset, length, position) => ({
-      bytesRead: position >= bytes.length ? 0 : bytes.copy(buffer, offset, position, position + length),
-    }),
-    close: async () => {},
-  };
-}
+type ReadSource = { whole: Buffer; size: number } | { handle: FileHandle };
 
 async function readPage(
-  handle: ChunkSource,
+  source: ReadSource,
   head: Uint8Array,
   first: number,
   limit: number,
@@ -72,7 +59,7 @@ async function readPage(
   let chars = 0;
   let stoppedForSize = false;
   let complete = true;
-  await forEachLine(handle, head, (line) => {
+  await forEachLine('handle' in source ? source.handle : null, head, (line) => {
     lineNumber++;
     if (lineNumber < first) return true;
     const full = shown.length >= limit || stoppedForSize;
@@ -106,25 +93,32 @@ function isDirectoryRefusal(shownPath: string): { refusal: string } {
 
 /** The file's size and opening bytes (its first chunk), or why it is not shown. */
 async function inspect(
-  handle: ReadSource,
+  source: ReadSource,
   shownPath: string,
 ): Promise<{ size: number; head: Uint8Array } | { refusal: string }> {
-  const info = await handle.stat();
-  if (info.isDirectory()) return isDirectoryRefusal(shownPath);
-  const buffer = Buffer.alloc(LINE_CHUNK_BYTES);
-  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-  const head = buffer.subarray(0, bytesRead);
-  if (looksBinary(head)) return { refusal: `${shownPath} is a binary file (${info.size} bytes); not shown` };
-  return { size: info.size, head };
+  let size: number;
+  let head: Uint8Array;
+  if ('whole' in source) ({ size, whole: head } = source);
+  else {
+    const info = await source.handle.stat();
+    if (info.isDirectory()) return isDirectoryRefusal(shownPath);
+    size = info.size;
+    // Unzeroed: only the bytes read into it are looked at.
+    const buffer = Buffer.allocUnsafe(LINE_CHUNK_BYTES);
+    const { bytesRead } = await source.handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead);
+  }
+  if (looksBinary(head)) return { refusal: `${shownPath} is a binary file (${size} bytes); not shown` };
+  return { size, head };
 }
 
 /**
  * Opens the file checked. When that fails, the answer is the one a stat would give first (a missing file,
  * a directory the user may not open), else the open's own error.
  */
-async function openForRead(absolute: string, shownPath: string): Promise<FileHandle | { refusal: string }> {
+async function openForRead(absolute: string, shownPath: string): Promise<ReadSource | { refusal: string }> {
   try {
-    return await openChecked(absolute);
+    return { handle: await openChecked(absolute) };
   } catch (error) {
     const info = await stat(absolute).catch((statError: unknown) => ({ statError }));
     if ('statError' in info) return { refusal: describeFsError(info.statError, shownPath) };
@@ -146,28 +140,30 @@ export function createReadTool(root: string): Tool<ReadInput> {
       const absolute = resolveToolPath(root, input.path);
       const shownPath = displayPath(root, absolute);
       const small = readSmallChecked(absolute, LINE_CHUNK_BYTES);
-      const handle = small ? bufferSource(small) : await openForRead(absolute, shownPath);
-      if ('refusal' in handle) return fail(handle.refusal);
+      const source = small
+        ? { whole: small.bytes, size: small.size }
+        : await openForRead(absolute, shownPath);
+      if ('refusal' in source) return fail(source.refusal);
       let page: Page;
       const first = input.offset ?? 1;
       try {
         let file: Awaited<ReturnType<typeof inspect>>;
         try {
-          file = await inspect(handle, shownPath);
+          file = await inspect(source, shownPath);
         } catch (error) {
           return fail(describeFsError(error, shownPath));
         }
         if ('refusal' in file) return fail(file.refusal);
         if (file.size === 0) return ok(`${shownPath} is empty`);
         page = await readPage(
-          handle,
+          source,
           file.head,
           first,
           input.limit ?? DEFAULT_LIMIT,
           file.size <= COUNT_ALL_LINES_UP_TO_BYTES,
         );
       } finally {
-        await handle.close();
+        if ('handle' in source) await source.handle.close();
       }
       if (page.shown.length === 0) {
         return fail(`offset ${first} is past the end of ${shownPath} (${page.total ?? 'fewer'} lines)`);

@@ -1,5 +1,14 @@
-import { type Dirent, existsSync } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { isInside } from './paths.js';
@@ -22,11 +31,35 @@ const ALWAYS_SKIPPED = new Set(['.git']);
 /** The .gitignore matcher loads with the first walk (a tool call, an `@` completion), not with cadre. */
 const loadIgnore = () => import('ignore').then((module) => module.default);
 
+/** Larger ignore files (and anything but a regular file) are read through the thread pool. */
+const ON_THREAD_IGNORE_BYTES = 256 * 1024;
+
+/**
+ * An ignore file read on cadre's thread (issue 17: a thread-pool read is a round trip per directory);
+ * undefined when it is not a small regular file, for the thread pool to read (a FIFO would block here).
+ */
+function readSmallFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= ON_THREAD_IGNORE_BYTES ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function loadLevel(dir: string): Promise<IgnoreLevel | undefined> {
   const file = path.join(dir, '.gitignore');
   // Most directories have none: asked first, without the error (and its stack trace) a failed read makes.
   if (!existsSync(file)) return undefined;
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = readSmallFile(file) ?? (await readFile(file, 'utf8').catch(() => undefined));
   if (text === undefined) return undefined;
   const ignore = await loadIgnore();
   try {
@@ -87,9 +120,13 @@ async function* walkDirectory(
   boundary: string,
 ): AsyncGenerator<string> {
   if (signal?.aborted) return;
+  // The listing is read on cadre's thread, where the thread pool cost a round trip per directory (issue
+  // 17); the event loop still gets a turn before each directory, as it did while the pool read it.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (signal?.aborted) return;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
   }

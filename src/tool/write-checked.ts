@@ -1,12 +1,22 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open, readlink } from 'node:fs/promises';
 
 /**
- * Up to this size a regular file is read on cadre's thread (issue 17): through the thread pool the read
- * took five round trips, while these few system calls on a cached file this small take microseconds.
- * Larger files, and anything that is not a regular file (a FIFO, whose read may wait), go through the
- * thread pool as before. Writes always do: closing a rewritten file can wait on the disk (ext4 starts its
- * writeback then), which would stall every agent and the UI.
+ * Up to this size a regular file is read, and rewritten, on cadre's thread (issue 17): through the thread
+ * pool a read took five round trips and a write five more, while these few system calls on a cached file
+ * this small take microseconds. Larger files, and anything that is not a regular file (a FIFO, whose
+ * open or read may wait), go through the thread pool as before. Closing a rewritten file always does: it
+ * can wait on the disk (ext4 starts its writeback then), which would stall every agent and the UI.
  */
 const ON_THREAD_BYTES = 1024 * 1024;
 
@@ -58,15 +68,61 @@ export function readSmallChecked(
  * Where `/proc` is missing (macOS) the O_NOFOLLOW open is the guard.
  */
 export async function writeChecked(absolute: string, content: string | Uint8Array): Promise<void> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  if (bytes.byteLength <= ON_THREAD_BYTES && (await writeSmallChecked(absolute, bytes))) return;
   const handle = await open(absolute, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
   try {
     const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => absolute);
     if (opened !== absolute) throw changed(absolute, opened, 'written');
     await handle.truncate(0);
-    await handle.writeFile(content, typeof content === 'string' ? 'utf8' : undefined);
+    await handle.writeFile(bytes);
   } finally {
     await handle.close();
   }
+}
+
+/** The descriptor closed through the thread pool, where a close that starts the disk's writeback waits. */
+function closeOffThread(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * writeChecked's checks and write on cadre's thread, for a regular file of at most ON_THREAD_BYTES before
+ * and after (see ON_THREAD_BYTES); only the close goes through the pool. False when it wrote nothing
+ * (the open failed, or it opened something else: a FIFO, a large file), for the thread-pool path to do
+ * the write, or report what is wrong, as before. The open is non-blocking so a FIFO never waits here.
+ */
+async function writeSmallChecked(absolute: string, bytes: Uint8Array): Promise<boolean> {
+  let fd: number;
+  try {
+    fd = openSync(
+      absolute,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o666,
+    );
+  } catch {
+    return false;
+  }
+  const opened = openedPath(fd, absolute);
+  let small = false;
+  try {
+    const stats = fstatSync(fd);
+    small = stats.isFile() && stats.size <= ON_THREAD_BYTES;
+  } catch {}
+  if (opened !== absolute || !small) {
+    closeSync(fd);
+    if (opened !== absolute) throw changed(absolute, opened, 'written');
+    return false;
+  }
+  try {
+    ftruncateSync(fd, 0);
+    for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+  } catch (error) {
+    await closeOffThread(fd);
+    throw error;
+  }
+  await closeOffThread(fd);
+  return true;
 }
 
 /**

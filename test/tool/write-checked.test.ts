@@ -1,8 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createPermissionGate } from '../../src/permission/gate.js';
 import { readChecked, writeChecked } from '../../src/tool/write-checked.js';
 import { makeProject, type Project } from './fixture.js';
@@ -20,6 +28,26 @@ describe('writeChecked', () => {
     const target = join(project.root, 'a.txt');
     await writeChecked(target, 'new');
     expect(readFileSync(target, 'utf8')).toBe('new');
+  });
+
+  it('writes a new file, and one too large to write on cadre’s thread whole, through the thread pool', async () => {
+    project = makeProject({ 'big.txt': 'x'.repeat(2 * 1024 * 1024) });
+    await writeChecked(join(project.root, 'new.txt'), 'fresh');
+    expect(readFileSync(join(project.root, 'new.txt'), 'utf8')).toBe('fresh');
+    await writeChecked(join(project.root, 'big.txt'), 'small now');
+    expect(readFileSync(join(project.root, 'big.txt'), 'utf8')).toBe('small now');
+    const text = 'y'.repeat(1024 * 1024 + 7);
+    await writeChecked(join(project.root, 'new.txt'), text);
+    expect(readFileSync(join(project.root, 'new.txt'), 'utf8')).toBe(text);
+  });
+
+  it('refuses a FIFO as before (it cannot be truncated), without waiting on it', async () => {
+    project = makeProject({});
+    const fifo = join(project.root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = await open(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    onTestFinished(() => reader.close());
+    await expect(writeChecked(fifo, 'x')).rejects.toMatchObject({ code: 'EINVAL' });
   });
 
   it('refuses a file swapped for a symlink after the check, leaving the outside file untouched', async () => {

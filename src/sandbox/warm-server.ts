@@ -14,10 +14,9 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
  * and a command cannot forge the token, which it never sees.
  *
  * Everything the server's bash does for a call that does not depend on the call (the fork, loading the
- * code of the cd, the reads, the reap and bash's table of finished jobs) happens before the call comes,
- * while the model is answering: on the call's way there is the command's own bash, the reap and the two
- * writes (issue 17: a page fault costs ~30 us on a nested VM, and the fork and the first reap fault in
- * some 200 pages).
+ * code of the cd, the reads and the reap) happens before the call comes, while the model is answering: on
+ * the call's way there is the command's own bash, the reap and the two writes (issue 17: a page fault
+ * costs ~30 us on a nested VM, and the fork and the first reap fault in some 200 pages).
  *
  * The child's environment is the server's, with what the server's own bash would change or act on put
  * back: those variables arrive renamed (`CADRE_WARM_*`, see SHELL_OWNED) and are restored just before the

@@ -1,14 +1,12 @@
 import { InvalidArgumentError } from 'commander';
+import { positiveIntValue } from './option-values.js';
 
-/** Values of the flags shared by every command that runs an agent (SPEC 1). */
-export const SAFETY = ['read-only', 'non-destructive', 'full'] as const;
-export const FORMATS = ['text', 'json', 'stream-json'] as const;
+export { FORMATS, SAFETY } from './option-values.js';
 
 /** Flag value parsers: commander's own error names the flag (`option '--max-turns <n>' argument '0' is invalid`). */
 export function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  const n = positiveIntValue(value);
+  if (n === undefined) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
 }
 

@@ -5,11 +5,11 @@ import SERVER_SCRIPT from './warm-server.bash.txt';
 
 /**
  * One warm bash server inside a bwrap started ahead of its call (issue 15/17: a fresh bwrap per call costs
- * more than the whole call). It runs one call: cadre writes the server's random token as it starts it; the
- * server forks the call's bash at once, which waits for the call (`lengths cwd command`, see run), enters
- * the cwd and replaces itself with `bash -c command` (stdin /dev/null). The server waits for it, then
- * SIGKILLs every other process left in its PID namespace (`&`, `nohup` and `setsid` stragglers alike: what a
- * per-call PID namespace did), and only then writes the token on stderr and `token status` on stdout.
+ * more than the whole call). It runs one call: the server forks the call's bash at once, which waits for
+ * the call (see run), enters its cwd and replaces itself with `bash -c command` (stdin /dev/null). The
+ * server waits for it, then SIGKILLs every other process left in its PID namespace (`&`, `nohup` and
+ * `setsid` stragglers alike: what a per-call PID namespace did), and only then reads the call's random
+ * token, which followed the call, and writes it on stderr and `token status` on stdout.
  * Nothing but the server is alive to write after the token, so a call's bytes never run into another's,
  * and a command cannot forge the token, which it never sees.
  *
@@ -137,7 +137,7 @@ export class WarmServer {
   /** Stderr before the server said it is ready: bwrap's complaint, or the first call's early output. */
   private early: Buffer[] = [];
   private readonly onDeath: (server: WarmServer) => void;
-  /** Ends this server's one call on both streams; the server reads it before anything else. */
+  /** Ends this server's one call on both streams: 44 bytes, as the server reads it. */
   private readonly token = Buffer.from(`\x1ecadre-end-${randomBytes(16).toString('hex')}\x1e`);
 
   /** `bwrapArgs` are the sandbox's mounts and namespaces; the server adds the command. */
@@ -175,14 +175,13 @@ export class WarmServer {
     );
     // While idle a server keeps no event loop alive: cadre exits when its work is done.
     this.process.hold(false);
-    this.process.write(Buffer.concat([this.token, Buffer.from([0])]));
   }
 
   /**
    * Hands the server its one call; it must be idle or starting (a call waits in the pipe until it is
-   * ready). The call is the byte lengths of cwd and command (10 digits each), cwd, command and one byte
-   * more: the call's bash reads the command only once it is in cwd, so the server can tell a missing
-   * directory by the bytes left unread.
+   * ready). The call is the byte lengths of cwd and command (10 digits each), cwd, command, a newline and
+   * the token: the call's bash reads the newline only once it is in cwd, so the server can tell a missing
+   * directory by it; the token is the server's to read once the call's processes are gone.
    */
   run(command: string, cwd: string, sink: CallSink): void {
     this.call = { sink, stdoutDone: false, stderrDone: false };
@@ -193,7 +192,7 @@ export class WarmServer {
     const dir = Buffer.from(cwd);
     const body = Buffer.from(command);
     const lengths = `${String(dir.length).padStart(10, '0')}${String(body.length).padStart(10, '0')}`;
-    this.process.write(Buffer.concat([Buffer.from(lengths), dir, body, Buffer.from('\n')]));
+    this.process.write(Buffer.concat([Buffer.from(lengths), dir, body, Buffer.from('\n'), this.token]));
   }
 
   /** Ends the server and everything running in it (the PID namespace dies with its first process). */

@@ -107,6 +107,30 @@ const acpSchemasOnUse = {
     );
   },
 };
+/**
+ * better-sqlite3's JavaScript is bundled (with `bindings`, which finds its addon): loaded as a script with a
+ * code cache, where from node_modules it was a dozen CommonJS files compiled on every start (issue 17). The
+ * addon stays in the installed package; `bindings` is told that package's folder (src/util/sqlite-addon.ts),
+ * since the caller it would find it from is now the bundle. A changed loading line fails the build.
+ */
+const sqliteAddonFromPackage = {
+  name: 'sqlite-addon-from-package',
+  setup(build) {
+    const helper = JSON.stringify(resolve('src/util/sqlite-addon.ts'));
+    build.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const call = "require('bindings')('better_sqlite3.node')";
+      if (!text.includes(call)) throw new Error(`${args.path} no longer loads its addon with ${call}`);
+      const located =
+        "require('bindings')({ bindings: 'better_sqlite3.node', module_root: __cadreSqliteRoot() })";
+      return {
+        contents: `const { sqlitePackageRoot: __cadreSqliteRoot } = require(${helper});\n${text.replace(call, located)}`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
@@ -159,14 +183,22 @@ const nodeBundle = {
   loader: { '.txt': 'text' },
   // React and its reconciler ship a development build chosen at run time by NODE_ENV; a CLI runs production.
   define: { 'process.env.NODE_ENV': '"production"' },
-  // The native SQLite addon stays in node_modules; the tree-sitter runtime is imported by file URL at run time.
-  // ink loads React's devtools only when DEV=true: an optional peer never installed with cadre.
-  external: ['better-sqlite3', 'react-devtools-core'],
+  // The native SQLite addon stays in node_modules (its JavaScript is bundled, sqliteAddonFromPackage); the
+  // tree-sitter runtime is imported by file URL at run time. ink loads React's devtools only when DEV=true:
+  // an optional peer never installed with cadre.
+  external: ['react-devtools-core'],
   banner: {
     js: "import { createRequire as __cadreCreateRequire } from 'node:module'; const require = __cadreCreateRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly, zod3KindsOnly, sdkHeadersWithoutUndici, acpSchemasOnUse, toolSchemasBuilt],
+  plugins: [
+    zodEnglishOnly,
+    zod3KindsOnly,
+    sdkHeadersWithoutUndici,
+    acpSchemasOnUse,
+    toolSchemasBuilt,
+    sqliteAddonFromPackage,
+  ],
   logLevel: 'warning',
 };
 

@@ -71,12 +71,12 @@ interface TurnOutput {
 /** One model call, retried on 429/5xx/reset/timeout with backoff; partial output of a failed try is dropped. */
 async function modelTurn(
   opts: LoopOptions,
+  policy: RetryPolicy,
   callModel: ModelCaller,
   messages: ModelMessage[],
   turn: number,
   warned: Set<string>,
 ): Promise<TurnOutput> {
-  const policy = opts.retry ?? retryPolicyFromEnv(process.env);
   const sleep = opts.sleep ?? abortableSleep;
   let emptyRetried = false;
   for (let attempt = 1; ; attempt++) {
@@ -208,6 +208,8 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
   let invalidTurns = 0;
   let escalated = false;
   const deps: ToolRunnerDeps = { ...opts.tools, agent: opts.agent, emit: opts.emit };
+  // Read once per run: the environment is read through a getter that copies each value.
+  const policy = opts.retry ?? retryPolicyFromEnv(process.env);
   const finish = (stopReason: StopReason, error?: string): LoopResult => ({
     text: lastText,
     messages,
@@ -250,7 +252,7 @@ export async function runAgentLoop(opts: LoopOptions): Promise<LoopResult> {
         });
         callModel = await opts.escalation.caller();
       }
-      const out = await modelTurn(opts, callModel, [...messages, ...pending], turn, warned);
+      const out = await modelTurn(opts, policy, callModel, [...messages, ...pending], turn, warned);
       lastInputTokens = out.usage.inputTokens;
       usage = addUsage(usage, out.usage);
       opts.emit({

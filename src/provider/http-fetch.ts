@@ -133,6 +133,21 @@ function redirected(outgoing: Outgoing, status: number, crossOrigin: boolean): O
   return { ...outgoing, headers };
 }
 
+/**
+ * `node:http` and `node:https`, imported by the first request that needs them and kept: a dynamic import
+ * goes through the module loader every time, on every turn's path (issue 17).
+ */
+let http: Promise<typeof import('node:http')> | undefined;
+let https: Promise<typeof import('node:https')> | undefined;
+const httpModule = () => {
+  http ??= import('node:http');
+  return http;
+};
+const httpsModule = () => {
+  https ??= import('node:https');
+  return https;
+};
+
 async function exchange(
   url: URL,
   { method, headers, body, signal, limits }: Outgoing,
@@ -140,7 +155,7 @@ async function exchange(
 ): Promise<IncomingMessage> {
   const canned = warmReplyFor(signal);
   if (canned) return cannedResponse(canned);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const { request } = url.protocol === 'https:' ? await httpsModule() : await httpModule();
   // After the import: an abort while it loaded would otherwise find no listener and be lost.
   signal?.throwIfAborted();
   const sent: OutgoingHttpHeaders = { ...headers };

@@ -49,14 +49,25 @@ export function loadGrepEngine(): Promise<typeof RE2JS> {
   return engine;
 }
 
+/** Patterns compiled lately, by flag and source: a session repeats its searches (issue 17). */
+const compiled = new Map<string, RE2JS>();
+const COMPILED_KEPT = 32;
+
 /**
  * The model's pattern on RE2 (a linear-time engine): no pattern, however pathological (`(a+)+$`), can
- * backtrack for ever and block cadre, since tools run on the main event loop.
+ * backtrack for ever and block cadre, since tools run on the main event loop. A compiled pattern is
+ * kept for the next search with it: compiling was a large part of a small tree's search.
  */
 async function compile(pattern: string, ignoreCase: boolean): Promise<RE2JS | string> {
   const RE2 = await loadGrepEngine();
+  const key = `${ignoreCase ? 'i' : '-'}${pattern}`;
+  const known = compiled.get(key);
+  if (known) return known;
   try {
-    return RE2.compile(pattern, ignoreCase ? RE2.CASE_INSENSITIVE : 0);
+    const regex = RE2.compile(pattern, ignoreCase ? RE2.CASE_INSENSITIVE : 0);
+    if (compiled.size === COMPILED_KEPT) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(key, regex);
+    return regex;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

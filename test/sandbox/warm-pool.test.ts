@@ -151,6 +151,16 @@ describe.runIf(bwrapTestsRun)('bash calls on warm sandbox servers', () => {
     expect(await bash(ctx, 'echo next')).toBe('next\n[exit code 0]');
   });
 
+  it('keeps the call’s token out of the command’s reach: the server’s stdin, where it waits, is not its to read', async () => {
+    const { ctx } = sandboxed();
+    // The command holds no copy of the server's stdin, and /proc does not reopen a socket.
+    const output = await bash(
+      ctx,
+      'in=$(readlink /proc/$PPID/fd/0); for f in /proc/$$/fd/*; do [[ $(readlink $f) == "$in" ]] && echo "holds $f"; done; cat /proc/$PPID/fd/0 /proc/1/fd/0 2>&1 | sed "s/.*: //"',
+    );
+    expect(output).toBe('No such device or address\nNo such device or address\n[exit code 0]');
+  });
+
   it('ends &, nohup and setsid children when the call ends', async () => {
     const { ctx } = sandboxed();
     const marker = `${process.pid}${Date.now() % 100000}`;

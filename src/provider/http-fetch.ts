@@ -267,7 +267,7 @@ function bodyOf(
         response.destroy();
       }, limits.idleMs);
   };
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     {
       start(streamController) {
         controller = streamController;
@@ -306,6 +306,56 @@ function bodyOf(
       },
     },
     new CountQueuingStrategy({ highWaterMark: BODY_QUEUE_CHUNKS }),
+  );
+  return decodingDirectly(body);
+}
+
+/**
+ * The SDKs read a reply as `body.pipeThrough(new TextDecoderStream())`: a transform stream and a pipe
+ * whose every chunk takes a round of promises, and whose end builds two errors with stack traces (the
+ * decoder's terminate, the pipe's release), on every model call (issue 17). Piped through a plain UTF-8
+ * `TextDecoderStream`, this body gives instead a stream of the same text decoded as it is read (the same
+ * `TextDecoder` calls the transform makes: BOM dropped, bad bytes replaced, empty pieces skipped) and
+ * failing or cancelled as the pipe would; any other transform is piped as usual.
+ */
+function decodingDirectly(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const pipeThrough = body.pipeThrough;
+  return Object.defineProperty(body, 'pipeThrough', {
+    configurable: true,
+    writable: true,
+    value(transform: ReadableWritablePair<unknown, Uint8Array>, options?: StreamPipeOptions) {
+      const plainUtf8 =
+        transform instanceof TextDecoderStream &&
+        transform.encoding === 'utf-8' &&
+        !transform.fatal &&
+        !transform.ignoreBOM &&
+        options === undefined &&
+        !body.locked;
+      return plainUtf8 ? decodedText(body) : pipeThrough.call(body, transform, options);
+    },
+  });
+}
+
+function decodedText(body: ReadableStream<Uint8Array>): ReadableStream<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  return new ReadableStream<string>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const read = await reader.read();
+          if (read.done) {
+            const rest = decoder.decode();
+            if (rest) controller.enqueue(rest);
+            return controller.close();
+          }
+          const text = decoder.decode(read.value, { stream: true });
+          if (text) return controller.enqueue(text);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
 }
 

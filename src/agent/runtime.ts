@@ -804,15 +804,15 @@ export class AgentRuntime {
         }
         // Failures are left to the tool's first call to report.
         for (const tool of warms) tool.warm?.().catch(() => undefined);
-        warmNodeInternals().catch(() => undefined);
         // Each tool's input schema is built by its first use, which a first call's turn would pay for: the
         // (failing) parse of an empty input builds it and runs its parser's code once.
         for (const tool of this.tools) tool.schema.safeParse({});
-        // Only cadre's own SDK caller answers the canned reply without a network; an injected one is left alone.
-        if (!this.options.modelCaller)
-          warmModelPath(callModel, { system: this.systemText(), tools: this.specs }, route.type).catch(
-            () => undefined,
-          );
+        // Only cadre's own SDK caller answers the canned reply without a network (its streams include those
+        // warmNodeInternals makes); an injected caller is left alone.
+        const warmed = this.options.modelCaller
+          ? warmNodeInternals()
+          : warmModelPath(callModel, { system: this.systemText(), tools: this.specs }, route.type);
+        warmed.catch(() => undefined);
       },
       PARSER_WARM_DELAY_MS,
     );

@@ -731,8 +731,6 @@ export class AgentRuntime {
       this.messages = result.messages;
       this.turn = turnBase + result.turns;
       if (userMessage) result = await this.criticPass(userMessage, result, route, callModel, runSignal);
-      // The turns' records: a write that failed fails the run here, as it did when written in the loop.
-      store.flushWrites();
     } catch (error) {
       store.updateSession(session.id, { status: 'failed' });
       throw error;
@@ -867,11 +865,10 @@ export class AgentRuntime {
       costOf: (usage) => costOf(route.model, usage),
       onTurnCommitted: (added, turn, usage) => {
         const cost = costOf(route.model, usage);
-        const sessionId = this.currentSession.id;
-        // Written once the next model request is on its way (issue 17); runTurn flushes before it ends.
-        store.writeLater((records) =>
-          records.commitTurn(sessionId, turnBase + turn, added, { ...usage, costUsd: cost ?? undefined }),
-        );
+        store.commitTurn(this.currentSession.id, turnBase + turn, added, {
+          ...usage,
+          costUsd: cost ?? undefined,
+        });
         this.messages = [...this.messages, ...added];
         this.usage = addUsage(this.usage, usage);
         if (cost !== null) this.cost = (this.cost ?? 0) + cost;

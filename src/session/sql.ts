@@ -33,17 +33,9 @@ export class Sql {
     return this.statement(source).all(...params) as Row[];
   }
 
-  /** better-sqlite3's transaction wrapper, made once: making one builds four functions (issue 17). */
-  private runInTransaction?: (body: () => unknown) => unknown;
-
-  /**
-   * Runs `body` in one transaction: all of its writes commit, or none do. Called inside another, it joins
-   * that one (a throw rolls the whole of it back), without a savepoint of its own.
-   */
+  /** Runs `body` in one transaction: all of its writes commit, or none do. */
   transaction<T>(body: () => T): T {
-    if (this.db.inTransaction) return body();
-    this.runInTransaction ??= this.db.transaction((run: () => unknown) => run());
-    return this.runInTransaction(body) as T;
+    return this.db.transaction(body)();
   }
 }
 

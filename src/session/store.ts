@@ -52,16 +52,6 @@ export interface SessionStore
    * transaction, so a crash loses at most the turn in flight and a turn costs one commit, not two.
    */
   commitTurn(sessionId: string, turn: number, messages: readonly ModelMessage[], usage: TurnUsage): void;
-  /**
-   * Runs `write` (calls of the store it is given) a little later, in order with every other write given
-   * here (issue 17: a turn's records are written once its next model request is on its way, not on the
-   * turn's path): at the event loop's next check phase, or first thing in any other call of this store (a
-   * read sees every write made before it), at close, or at process exit. When one fails the writes queued
-   * after it are dropped, and the next call of this store throws its error.
-   */
-  writeLater(write: (store: SessionStore) => void): void;
-  /** Runs the deferred writes now; throws the error of one that failed (once). */
-  flushWrites(): void;
   close(): void;
 }
 
@@ -83,7 +73,7 @@ export function openSessionStore(dir: string, options: SessionStoreOptions = {})
   tasks.interruptOrphanedTasks();
   const messages = messagesTable(context);
   const usage = usageTable(context);
-  const store: SessionStore = {
+  return {
     ...sessionsTable(context),
     ...messages,
     ...toolCallsTable(context),
@@ -98,69 +88,8 @@ export function openSessionStore(dir: string, options: SessionStoreOptions = {})
         usage.recordUsage(sessionId, turn, turnUsage);
       });
     },
-    // What a deferred write is given runs at once; withDeferredWrites makes the public ones.
-    writeLater: (write) => write(store),
-    flushWrites: () => undefined,
     close() {
       if (db.open) db.close();
     },
   };
-  return withDeferredWrites(store);
-}
-
-/** `store` with `writeLater` and `flushWrites`, every other method running the deferred writes first. */
-function withDeferredWrites(store: SessionStore): SessionStore {
-  const queue: ((store: SessionStore) => void)[] = [];
-  let failed: { error: unknown } | undefined;
-  let scheduled: NodeJS.Immediate | undefined;
-  // Every queued write has a run scheduled, so without one there is nothing to do.
-  const run = () => {
-    if (!scheduled) return;
-    clearImmediate(scheduled);
-    scheduled = undefined;
-    process.off('exit', run);
-    for (let write = queue.shift(); write; write = queue.shift()) {
-      try {
-        write(store);
-      } catch (error) {
-        failed ??= { error };
-        queue.length = 0;
-      }
-    }
-  };
-  const flushWrites = () => {
-    run();
-    const failure = failed;
-    failed = undefined;
-    if (failure) throw failure.error;
-  };
-  const deferred = Object.fromEntries(
-    Object.entries(store).map(([name, value]) => [
-      name,
-      typeof value === 'function'
-        ? (...args: unknown[]) => {
-            flushWrites();
-            return value(...args);
-          }
-        : value,
-    ]),
-  ) as unknown as SessionStore;
-  return Object.assign(deferred, {
-    writeLater(write: (store: SessionStore) => void) {
-      if (failed) flushWrites();
-      queue.push(write);
-      if (scheduled) return;
-      scheduled = setImmediate(run);
-      // A process that exits before the check phase still writes what it has (the store is synchronous).
-      process.on('exit', run);
-    },
-    flushWrites,
-    close() {
-      try {
-        flushWrites();
-      } finally {
-        store.close();
-      }
-    },
-  });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
-import { Readable } from 'node:stream';
+import { Duplex } from 'node:stream';
 import { HttpHeaders } from './http-headers.js';
 import { warmReplyFor } from './warm-reply.js';
 
@@ -154,15 +154,17 @@ async function exchange(
   connectBy: number | undefined,
 ): Promise<IncomingMessage> {
   const canned = warmReplyFor(signal);
-  if (canned) return cannedResponse(canned);
-  const { request } = url.protocol === 'https:' ? await httpsModule() : await httpModule();
+  const { request } = url.protocol === 'https:' && !canned ? await httpsModule() : await httpModule();
   // After the import: an abort while it loaded would otherwise find no listener and be lost.
   signal?.throwIfAborted();
   const sent: OutgoingHttpHeaders = { ...headers };
   if (body !== undefined) sent['content-length'] = body.byteLength;
   const options: RequestOptions = { method, headers: sent };
+  // A warm-up's request goes on a connection of its own that never leaves the process (as plain HTTP).
+  if (canned) options.createConnection = () => cannedConnection(canned);
+  const target = canned ? new URL(`${url.pathname}${url.search}`, 'http://localhost') : url;
   return new Promise((resolve, reject) => {
-    const req = request(url, options);
+    const req = request(target, options);
     const settle = () => {
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
@@ -196,14 +198,35 @@ async function exchange(
   });
 }
 
-/** A warm-up's reply (src/provider/warm-reply.ts), read through the same head and body code as a real one. */
-function cannedResponse(body: Buffer): IncomingMessage {
-  return Object.assign(Readable.from([body], { objectMode: false }), {
-    statusCode: 200,
-    statusMessage: 'OK',
-    headers: { 'content-type': 'text/event-stream' },
-    rawHeaders: ['content-type', 'text/event-stream'],
-  }) as unknown as IncomingMessage;
+/**
+ * The connection a warm-up's request (src/provider/warm-reply.ts) is written to: it swallows the request
+ * and answers with `body` as an HTTP/1.1 reply, so the reply passes Node's HTTP client and cadre's head and
+ * body code as a real one does, their first use done before the first real answer comes.
+ */
+function cannedConnection(body: Buffer): Duplex {
+  const head = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${body.byteLength}\r\n\r\n`;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    // Once the request's writes of this tick are done, as a server's answer would come.
+    setImmediate(() => {
+      connection.push(Buffer.concat([Buffer.from(head), body]));
+      connection.push(null);
+    });
+  };
+  const connection = new Duplex({
+    read() {},
+    write(_chunk, _encoding, done) {
+      answer();
+      done();
+    },
+    writev(_chunks, done) {
+      answer();
+      done();
+    },
+  });
+  return connection;
 }
 
 function responseHead(response: IncomingMessage, url: URL, redirected: boolean): ResponseHead {

@@ -33,9 +33,17 @@ export class Sql {
     return this.statement(source).all(...params) as Row[];
   }
 
-  /** Runs `body` in one transaction: all of its writes commit, or none do. */
+  /** better-sqlite3's transaction wrapper, made once: making one builds four functions (issue 17). */
+  private runInTransaction?: (body: () => unknown) => unknown;
+
+  /**
+   * Runs `body` in one transaction: all of its writes commit, or none do. Called inside another, it joins
+   * that one (a throw rolls the whole of it back), without a savepoint of its own.
+   */
   transaction<T>(body: () => T): T {
-    return this.db.transaction(body)();
+    if (this.db.inTransaction) return body();
+    this.runInTransaction ??= this.db.transaction((run: () => unknown) => run());
+    return this.runInTransaction(body) as T;
   }
 }
 

@@ -7,6 +7,7 @@ import { closeScriptedServersIfStarted } from '../provider/model.js';
 import { probeSandboxAhead } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../session/store.js';
 import { type AgentOptions, agentFlags, openWorkspace, printWarnings, requireProfile } from './bootstrap.js';
+import { stopWhenOutputCloses } from './closed-output.js';
 import { UsageError } from './errors.js';
 import { HeadlessPrinter, type OutputFormat, type SubagentSummary, usageJson } from './output.js';
 import { readTask } from './task-input.js';
@@ -30,6 +31,7 @@ export async function runHeadlessCommand(options: HeadlessOptions): Promise<numb
   let controller: SessionController;
   let task: string;
   const printer = new HeadlessPrinter(options.outputFormat, process.stdout, process.stderr);
+  stopWhenOutputCloses();
   let store: SessionStore | undefined;
   try {
     task = readTask(options.task, {

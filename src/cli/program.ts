@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { stopWhenOutputCloses } from './closed-output.js';
 import { addSubagentCommand } from './commands/subagent/cli.js';
 import { UsageError } from './errors.js';
 import { type ModeLoaders, runHeadless } from './headless-args.js';
@@ -186,6 +187,7 @@ export function buildProgram(modes: ModeLoaders): Command {
  * complaints (and help and version) end here with their exit code; other errors are the caller's.
  */
 export async function runProgram(argv: string[], modes: ModeLoaders): Promise<void> {
+  stopWhenOutputCloses();
   try {
     await buildProgram(modes).parseAsync(argv);
   } catch (error) {

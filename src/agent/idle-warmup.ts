@@ -19,11 +19,9 @@ const ANSWERING: ReadonlySet<ModelStreamPart['type']> = new Set([
  */
 export function warmWhileWaiting(callModel: ModelCaller, warm: () => void, delayMs: number): ModelCaller {
   let warmed = false;
-  return async function* (request) {
-    if (warmed) {
-      yield* callModel(request);
-      return;
-    }
+  // Once warmed, a call is the model's own stream: no generator in between for every part (issue 17).
+  return (request) => (warmed ? callModel(request) : waiting(request));
+  async function* waiting(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     const timer = setTimeout(() => {
       warmed = true;
       warm();
@@ -37,7 +35,7 @@ export function warmWhileWaiting(callModel: ModelCaller, warm: () => void, delay
     } finally {
       clearTimeout(timer);
     }
-  };
+  }
 }
 
 /**

@@ -138,8 +138,7 @@ export function createGrepTool(root: string): Tool<GrepInput> {
         for await (const file of candidateFiles(start, root, ctx.signal)) {
           const relativeToStart = path.relative(start, file).split(path.sep).join('/') || path.basename(file);
           if (!matchesGlob(relativeToStart)) continue;
-          // Reads do not leave the thread: timers and other agents get their turn between files here (once
-          // per file: each turn of the event loop is a system call).
+          // Reads do not leave the thread: timers and other agents get their turn between files here.
           await nextTick();
           const read = readCandidate(file);
           if (read === undefined || 'tooLarge' in read || looksBinary(read.bytes)) {
@@ -161,6 +160,7 @@ export function createGrepTool(root: string): Tool<GrepInput> {
             matches.push(`${shownPath}:${index + 1}: ${clipped}`);
           }
           if (capped) break;
+          await nextTick();
         }
       } catch (error) {
         return fail(describeFsError(error, displayPath(root, start)));

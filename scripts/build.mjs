@@ -54,6 +54,24 @@ const sdkHeadersWithoutUndici = {
   },
 };
 /**
+ * yoga-layout (ink's layout engine) embeds its WASM as a `data:` URL, which its emscripten loader reads with
+ * the global `fetch` when there is one: that loads all of undici and parses the URL with it, about 34 ms of
+ * the TUI's first frame (issue 12's budget, issue 17). With `fetch` shadowed in that one module, the loader
+ * takes its own synchronous path and decodes the base64 itself. The build fails if the module no longer
+ * embeds its WASM or no longer asks for `fetch`, so a changed yoga is noticed.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('data:application/octet-stream;base64,') || !/typeof fetch\b/.test(text))
+        throw new Error(`${args.path} no longer loads an embedded WASM with fetch`);
+      return { contents: `const fetch = undefined;\n${text}`, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+/**
  * The AI SDK converts zod 3 schemas to JSON schema with code that takes only the `ZodFirstPartyTypeKind`
  * names from `zod/v3`, yet importing it loads all of zod 3 (70 KB on every cold start, issue 17). cadre's
  * schemas are zod 4, so that code never runs; the names are still the real ones, read from zod at build
@@ -198,6 +216,7 @@ const nodeBundle = {
     acpSchemasOnUse,
     toolSchemasBuilt,
     sqliteAddonFromPackage,
+    yogaWithoutFetch,
   ],
   logLevel: 'warning',
 };

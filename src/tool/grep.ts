@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { displayPath, resolveToolPath } from './paths.js';
 import { describeFsError, fail, ok } from './result.js';
 import { looksBinary } from './text.js';
 import type { Tool } from './tool.js';
-import { walkFiles } from './walk.js';
+import { readListedFile, walkFiles } from './walk.js';
 
 const MAX_MATCHES = 250;
 const MAX_LINE_CHARS = 300;
@@ -75,38 +75,6 @@ async function compile(pattern: string, ignoreCase: boolean): Promise<RE2JS | st
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A file to search, read whole; `tooLarge` is named as skipped; undefined is passed over (unreadable). */
-type Candidate = { bytes: Buffer } | { tooLarge: true } | undefined;
-
-/**
- * Reads a file the walk listed, on this thread: through the thread pool, its stat and read took five round
- * trips each, most of a small tree's search (issue 17). The open is non-blocking and the type checked on the
- * opened descriptor, so a FIFO put in the file's place after the walk listed it is passed over, never waited
- * on; a file that cannot be opened is still named as skipped when its size says it is too large.
- */
-function readCandidate(file: string): Candidate {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    try {
-      return statSync(file).size > MAX_FILE_BYTES ? { tooLarge: true } : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return undefined;
-    if (stats.size > MAX_FILE_BYTES) return { tooLarge: true };
-    return { bytes: readFileSync(fd) };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 async function* candidateFiles(start: string, root: string, signal: AbortSignal): AsyncGenerator<string> {
   if (statSync(start).isFile()) {
     yield start;
@@ -140,7 +108,7 @@ export function createGrepTool(root: string): Tool<GrepInput> {
           if (!matchesGlob(relativeToStart)) continue;
           // Reads do not leave the thread: timers and other agents get their turn between files here.
           await nextTick();
-          const read = readCandidate(file);
+          const read = readListedFile(file, MAX_FILE_BYTES);
           if (read === undefined || 'tooLarge' in read || looksBinary(read.bytes)) {
             if (read !== undefined && 'tooLarge' in read) skipped.push(displayPath(root, file));
             continue;

@@ -7,6 +7,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  statSync,
 } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,19 +36,31 @@ const loadIgnore = () => import('ignore').then((module) => module.default);
 const ON_THREAD_IGNORE_BYTES = 256 * 1024;
 
 /**
- * An ignore file read on cadre's thread (issue 17: a thread-pool read is a round trip per directory);
- * undefined when it is not a small regular file, for the thread pool to read (a FIFO would block here).
+ * A file the walk listed (grep's candidates, an ignore file), read whole on cadre's thread: through the thread
+ * pool its stat and read took five round trips each, most of a small tree's search (issue 17). The open is
+ * non-blocking and the type checked on the opened descriptor, so a FIFO put in the file's place after the
+ * walk listed it is passed over, never waited on. A file over `maxBytes` is not read; one that cannot be
+ * opened is still told as too large when its size says so.
  */
-function readSmallFile(file: string): string | undefined {
+export function readListedFile(
+  file: string,
+  maxBytes: number,
+): { bytes: Buffer } | { tooLarge: true } | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
-    return undefined;
+    try {
+      return statSync(file).size > maxBytes ? { tooLarge: true } : undefined;
+    } catch {
+      return undefined;
+    }
   }
   try {
     const stats = fstatSync(fd);
-    return stats.isFile() && stats.size <= ON_THREAD_IGNORE_BYTES ? readFileSync(fd, 'utf8') : undefined;
+    if (!stats.isFile()) return undefined;
+    if (stats.size > maxBytes) return { tooLarge: true };
+    return { bytes: readFileSync(fd) };
   } catch {
     return undefined;
   } finally {
@@ -59,7 +72,11 @@ async function loadLevel(dir: string): Promise<IgnoreLevel | undefined> {
   const file = path.join(dir, '.gitignore');
   // Most directories have none: asked first, without the error (and its stack trace) a failed read makes.
   if (!existsSync(file)) return undefined;
-  const text = readSmallFile(file) ?? (await readFile(file, 'utf8').catch(() => undefined));
+  const small = readListedFile(file, ON_THREAD_IGNORE_BYTES);
+  const text =
+    small && 'bytes' in small
+      ? small.bytes.toString('utf8')
+      : await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const ignore = await loadIgnore();
   try {
